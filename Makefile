@@ -1,0 +1,53 @@
+# Card Codex — the two commands a newcomer needs are `make run` and `make test`.
+# Everything else (virtual environment, dependencies, database, demo data, static files,
+# translations) is set up by `make install`, which both of them run first.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+MANAGE := $(PY) manage.py
+PYTEST_ARGS ?=
+
+.PHONY: install run test lint format messages bench load test-tools clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+install: $(VENV)/.installed node_modules/.installed
+	$(MANAGE) compile_translations
+	$(MANAGE) migrate --noinput
+	$(MANAGE) load_demo
+	$(MANAGE) collectstatic --noinput --verbosity 0
+
+run: install
+	$(MANAGE) runserver 127.0.0.1:8000
+
+# Browser tests need Chromium and the catalogue guard needs gettext: installed as root, else skipped.
+test-tools:
+	@./scripts/ensure-test-tools.sh
+
+test: install test-tools
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.installed
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+# For developers adding strings: needs GNU gettext's xgettext (apt-get install gettext).
+messages: $(VENV)/.installed
+	$(MANAGE) makemessages --locale ru --no-obsolete --ignore '.venv/*' --ignore 'node_modules/*' --ignore 'staticfiles/*' --ignore 'tests/*'
+	$(MANAGE) compile_translations
+
+clean:
+	rm -rf $(VENV) node_modules staticfiles db.sqlite3 db.sqlite3-wal db.sqlite3-shm

@@ -1,0 +1,5 @@
+"""Local development: `make run`."""
+
+from .base import *  # noqa: F403
+
+DEBUG = True

@@ -1,0 +1,38 @@
+"""Production: every secret and the database come from the environment."""
+
+import os
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from .base import *  # noqa: F403
+
+
+def _env(name: str) -> str:
+    try:
+        return os.environ[name]
+    except KeyError:
+        raise ImproperlyConfigured(f"Set the {name} environment variable.") from None
+
+
+DEBUG = False
+SECRET_KEY = _env("DJANGO_SECRET_KEY")
+ALLOWED_HOSTS = [h.strip() for h in _env("DJANGO_ALLOWED_HOSTS").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = [f"https://{h}" for h in ALLOWED_HOSTS]
+
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = True
+SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
+SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+SECURE_HSTS_PRELOAD = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_SECURE = True
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SECURE = True
+CSRF_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SECURE = True
+LANGUAGE_COOKIE_HTTPONLY = True
+X_FRAME_OPTIONS = "DENY"

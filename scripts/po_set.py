@@ -1,0 +1,44 @@
+#!/usr/bin/env python
+"""Fill Russian translations from a JSON object {msgid: msgstr} (developer helper).
+
+Usage: .venv/bin/python scripts/po_set.py translations.json   (or - for stdin)
+Clears the fuzzy flag of every entry it sets and prints what is still untranslated.
+For plural entries give a list of the four Russian forms.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import polib
+
+PO = Path(__file__).resolve().parent.parent / "locale" / "ru" / "LC_MESSAGES" / "django.po"
+
+
+def main() -> int:
+    if sys.argv[1:] in ([], ["-"]):
+        pairs = json.load(sys.stdin)
+    else:
+        pairs = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    catalogue = polib.pofile(str(PO), wrapwidth=79)
+    for entry in catalogue:
+        if entry.msgid not in pairs:
+            continue
+        value = pairs[entry.msgid]
+        if entry.msgid_plural:
+            entry.msgstr_plural = dict(enumerate(value))
+        else:
+            entry.msgstr = value
+        if "fuzzy" in entry.flags:
+            entry.flags.remove("fuzzy")
+            entry.previous_msgid = None
+    catalogue.save()
+    left = [e.msgid for e in catalogue.untranslated_entries() + catalogue.fuzzy_entries()]
+    print(f"{len(left)} entries still need a translation" + (":" if left else "."))
+    for msgid in left:
+        print("  ", json.dumps(msgid, ensure_ascii=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

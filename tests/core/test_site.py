@@ -1,0 +1,105 @@
+"""The foundation: every page in both languages, language switching, headers, health."""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import translation
+
+pytestmark = pytest.mark.django_db
+
+LANGS = ["en", "ru"]
+SKIP_NAMESPACES = {"admin"}
+
+
+def _walk(patterns, namespace: str = ""):
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            if entry.namespace in SKIP_NAMESPACES:
+                continue
+            if entry.pattern.converters:
+                continue
+            ns = entry.namespace or namespace
+            if entry.namespace and namespace:
+                ns = f"{namespace}:{entry.namespace}"
+            yield from _walk(entry.url_patterns, ns)
+        elif isinstance(entry, URLPattern) and entry.name and not entry.pattern.converters:
+            if getattr(entry.pattern, "regex", None) is not None and entry.pattern.regex.groups:
+                continue
+            yield f"{namespace}:{entry.name}" if namespace else entry.name
+
+
+def page_names() -> list[str]:
+    """Every named page of the site that takes no arguments (API and health excluded)."""
+    return sorted(
+        n for n in set(_walk(get_resolver().url_patterns)) if not n.startswith(("api", "healthz"))
+    )
+
+
+def test_the_site_has_its_main_pages():
+    assert {"core:home", "wiki:index", "explorer:card-list", "explorer:play"} <= set(page_names())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_page_answers_in_both_languages(client, lang):
+    for name in page_names():
+        with translation.override(lang):
+            url = reverse(name)
+        assert url.startswith(f"/{lang}/"), url
+        response = client.get(url)
+        assert response.status_code == 200, (name, url, response.status_code)
+        assert f'<html lang="{lang}">' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("accept", "prefix"), [("ru-RU,ru;q=0.9", "/ru/"), ("en-GB,en;q=0.8", "/en/"), ("de", "/en/")]
+)
+def test_root_redirects_by_accept_language(client, accept, prefix):
+    response = client.get("/", headers={"accept-language": accept})
+    assert response.status_code == 302
+    assert response["Location"] == prefix
+
+
+def test_language_switcher_keeps_the_page_and_query(client):
+    response = client.get("/en/cards/?q=r%3Alegendary&page=2")
+    html = response.content.decode()
+    assert 'href="/ru/cards/?q=r%3Alegendary&amp;page=2" hreflang="ru"' in html
+    assert 'rel="alternate" hreflang="ru" href="http://testserver/ru/cards/?q=r%3Alegendary' in html
+    ru = client.get("/ru/cards/?q=r%3Alegendary&page=2").content.decode()
+    assert 'href="/en/cards/?q=r%3Alegendary&amp;page=2" hreflang="en"' in ru
+
+
+def test_pages_are_translated(client):
+    ru = client.get("/ru/").content.decode()
+    assert "Вики" in ru and "Карты" in ru and "Играть" in ru
+    en = client.get("/en/").content.decode()
+    assert "Wiki" in en and "Вики" not in en
+
+
+def test_csp_header_forbids_inline_code(client):
+    response = client.get("/en/")
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy
+    assert "style-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+    html = response.content.decode()
+    assert "<script>" not in html and " style=" not in html
+    assert "includeIndicatorStyles" in html  # htmx would otherwise inject a <style>
+
+
+def test_htmx_is_served_from_our_static_files(client):
+    html = client.get("/en/").content.decode()
+    assert '<script src="/static/vendor/htmx/htmx.min.js" defer>' in html
+    assert 'hx-headers=\'{"X-CSRFToken": "' in html
+
+
+def test_healthz_is_plain_ok_without_queries(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.content == b"ok"
+    assert response["Content-Type"].startswith("text/plain")
+
+
+def test_unknown_page_is_a_translated_404(client):
+    response = client.get("/ru/no-such-page/")
+    assert response.status_code == 404
+    assert "Страница не найдена" in response.content.decode()
