@@ -7,3 +7,8 @@ import pytest
 def _english_by_default(settings):
     """Requests without a language prefix negotiate from Accept-Language; keep it stable."""
     settings.LANGUAGE_CODE = "en"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Run the real-browser tests last: they are the slowest and set async-unsafe mode."""
+    items.sort(key=lambda item: "tests/browser/" in str(item.path).replace("\\", "/"))

@@ -1,0 +1,69 @@
+"""Real-browser tests: Playwright driving Debian's Chromium against pytest-django's live server.
+
+Playwright cannot download its own browser here, so we launch the system `chromium`.
+Without it these tests skip, naming what is missing; `make test` installs it as root.
+"""
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+
+
+def _chromium_path() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - playwright is a test dependency
+        pytest.skip("The playwright Python package is not installed.")
+    executable = _chromium_path()
+    if executable is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium); browser tests skipped.")
+    # Playwright's sync API runs an event loop in this thread; Django's ORM checks refuse
+    # that unless told otherwise. Only these tests set it.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            instance = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            yield instance
+            instance.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+
+
+@pytest.fixture
+def page(browser, live_server) -> Iterator[object]:
+    context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
+    context.set_default_timeout(10_000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on(
+        "console",
+        lambda msg: errors.append(msg.text) if msg.type == "error" else None,
+    )
+    tab.base_url = live_server.url  # type: ignore[attr-defined]
+    yield tab
+    context.close()
+    # A Content Security Policy violation or a script error is a failure of the page.
+    assert not errors, errors
