@@ -12,5 +12,6 @@ urlpatterns += i18n_patterns(
     path("", include("core.urls")),
     path("wiki/", include("wiki.urls")),
     path("", include("explorer.urls")),
+    path("play/", include("play.urls")),
     path("admin/", admin.site.urls),
 )

@@ -17,8 +17,5 @@ def language_alternates(request: HttpRequest) -> dict[str, object]:
     match = request.resolver_match
     section = ""
     if match is not None:
-        if match.app_name == "wiki":
-            section = "wiki"
-        elif match.app_name == "explorer":
-            section = "play" if (match.url_name or "").startswith("play") else "cards"
+        section = {"wiki": "wiki", "explorer": "cards", "play": "play"}.get(match.app_name, "")
     return {"language_alternates": alternates, "nav_section": section}

@@ -5,5 +5,4 @@ from . import views
 app_name = "explorer"
 urlpatterns = [
     path("cards/", views.card_list, name="card-list"),
-    path("play/", views.play, name="play"),
 ]

@@ -6,8 +6,3 @@ from django.views.decorators.http import require_GET
 @require_GET
 def card_list(request: HttpRequest) -> HttpResponse:
     return render(request, "explorer/card_list.html")
-
-
-@require_GET
-def play(request: HttpRequest) -> HttpResponse:
-    return render(request, "explorer/play.html")

@@ -29,6 +29,7 @@ INSTALLED_APPS = [
     "cards",
     "wiki",
     "explorer",
+    "play",
 ]
 
 MIDDLEWARE = [

@@ -35,7 +35,7 @@ def page_names() -> list[str]:
 
 
 def test_the_site_has_its_main_pages():
-    assert {"core:home", "wiki:index", "explorer:card-list", "explorer:play"} <= set(page_names())
+    assert {"core:home", "wiki:index", "explorer:card-list", "play:index"} <= set(page_names())
 
 
 @pytest.mark.parametrize("lang", LANGS)

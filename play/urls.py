@@ -1,0 +1,8 @@
+from django.urls import path
+
+from . import views
+
+app_name = "play"
+urlpatterns = [
+    path("", views.play_index, name="index"),
+]
