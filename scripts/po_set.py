@@ -3,7 +3,8 @@
 
 Usage: .venv/bin/python scripts/po_set.py translations.json   (or - for stdin)
 Clears the fuzzy flag of every entry it sets and prints what is still untranslated.
-For plural entries give a list of the four Russian forms.
+For plural entries give a list of the four Russian forms. An entry with a context
+(pgettext) is looked up as "context::msgid" first, then as plain "msgid".
 """
 
 import json
@@ -22,9 +23,12 @@ def main() -> int:
         pairs = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     catalogue = polib.pofile(str(PO), wrapwidth=79)
     for entry in catalogue:
-        if entry.msgid not in pairs:
+        key = f"{entry.msgctxt}::{entry.msgid}" if entry.msgctxt else entry.msgid
+        if key not in pairs:
+            key = entry.msgid
+        if key not in pairs:
             continue
-        value = pairs[entry.msgid]
+        value = pairs[key]
         if entry.msgid_plural:
             entry.msgstr_plural = dict(enumerate(value))
         else:
