@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 PYTEST_ARGS ?=
 
-.PHONY: install run test lint format messages bench load test-tools clean
+.PHONY: install run test test-postgres lint format messages bench load test-tools clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,10 @@ test-tools:
 
 test: install test-tools
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The suite against a throwaway PostgreSQL 15 cluster (CI runs it after `make test`).
+test-postgres: install
+	bash scripts/ci-postgres.sh $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .

@@ -1,4 +1,12 @@
-"""The test suite: `make test`."""
+"""The test suite: `make test`.
+
+SQLite by default; when DATABASE_URL is set (CI's PostgreSQL pass, see
+scripts/ci-postgres.sh) the same suite runs against that server instead.
+"""
+
+import os
+
+import dj_database_url
 
 from .base import *  # noqa: F403
 from .base import BASE_DIR
@@ -10,11 +18,14 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "test.sqlite3",
-        "TEST": {"NAME": None},
-        "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "test.sqlite3",
+            "TEST": {"NAME": None},
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+        }
     }
-}
