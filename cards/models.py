@@ -1,0 +1,373 @@
+"""The collection in the database: attributes, cards and combos.
+
+Models stay thin: reads live in ``cards.selectors``, writes that do more than one
+thing in ``cards.services``, and ``cards.specs`` is the only place that turns rows
+into engine inputs.
+
+Two decisions shape the tables:
+
+* **An equipped attribute's slot is enforced by the database.** An attribute's
+  primary key encodes its slot: ``id % 4`` is the slot's index (head 0, body 1,
+  paw 2, background 3), held by a check constraint on ``Attribute``; each
+  equipped foreign key on ``Card`` carries a check constraint on the same
+  residue (``head_id % 4 = 0`` …). A card can therefore only point at an
+  attribute of the right slot, and an equipped attribute can never change slot
+  (that would change its key). Plain check constraints and foreign keys, so it
+  holds on SQLite and PostgreSQL alike and survives SQLite's table rebuilds.
+  Ids are allocated by ``Attribute.save()`` and ``Attribute.objects.bulk_create``.
+* **The wardrobe holds every owned attribute, the equipped four included**
+  (as RULES.md §1 defines it). ``cards.services.own_equipped`` keeps that true
+  after any save; signals call it.
+
+Derived fields (``rarity`` … ``wardrobe_score``) are written only by
+``cards.services.recompute_cards`` from a live engine derivation; they exist so
+lists can filter and sort 100,000 cards on indexes. Card pages derive live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from engine.types import Rarity as EngineRarity
+
+# ---------------------------------------------------------------------------
+# Choices: the values are the engine's enum values (tests check they match).
+
+
+class Slot(models.TextChoices):
+    HEAD = "head", pgettext_lazy("slot", "Head")
+    BODY = "body", pgettext_lazy("slot", "Body")
+    PAW = "paw", pgettext_lazy("slot", "Paw")
+    BACKGROUND = "background", pgettext_lazy("slot", "Background")
+
+
+# An attribute's id modulo SLOT_MODULUS is its slot's index (see the module docstring).
+SLOT_MODULUS = 4
+SLOT_INDEX: dict[str, int] = {slot.value: i for i, slot in enumerate(Slot)}
+EQUIPPED_FIELDS: tuple[str, ...] = tuple(slot.value for slot in Slot)
+
+
+class AttributeKind(models.TextChoices):
+    NORMAL = "normal", pgettext_lazy("attribute kind", "Normal")
+    GOD = "god", pgettext_lazy("attribute kind", "God")
+    PREMIUM = "premium", pgettext_lazy("attribute kind", "Premium skin")
+
+
+class Rarity(models.TextChoices):
+    FREE = "free", pgettext_lazy("rarity", "Free")
+    COMMON = "common", pgettext_lazy("rarity", "Common")
+    RARE = "rare", pgettext_lazy("rarity", "Rare")
+    EPIC = "epic", pgettext_lazy("rarity", "Epic")
+    LEGENDARY = "legendary", pgettext_lazy("rarity", "Legendary")
+
+
+# Sortable rank of each rarity (free 0 … legendary 4), from the engine's order.
+RARITY_RANK: dict[str, int] = {r.value: r.rank for r in EngineRarity}
+
+
+class Role(models.TextChoices):
+    TANK = "tank", pgettext_lazy("role", "Tank")
+    STRIKER = "striker", pgettext_lazy("role", "Striker")
+    SUPPORT = "support", pgettext_lazy("role", "Support")
+    CONTROL = "control", pgettext_lazy("role", "Control")
+
+
+class Skill(models.TextChoices):
+    PIERCE = "pierce", pgettext_lazy("skill", "Pierce")
+    SPEED = "speed", pgettext_lazy("skill", "Speed")
+    STEAL = "steal", pgettext_lazy("skill", "Steal")
+    ARCANE = "arcane", pgettext_lazy("skill", "Arcane")
+
+
+def _values(choices: type[models.TextChoices]) -> list[str]:
+    return [str(v) for v in choices.values]
+
+
+def _slot_residue(column: str, slot: str) -> Q:
+    """``column % 4`` equals the slot's index (a check-constraint condition)."""
+    return Q(
+        models.lookups.Exact(
+            models.ExpressionWrapper(
+                F(column) % SLOT_MODULUS, output_field=models.BigIntegerField()
+            ),
+            SLOT_INDEX[slot],
+        )
+    )
+
+
+# ---------------------------------------------------------------------------
+# Attribute
+
+
+class AttributeQuerySet(models.QuerySet):
+    def bulk_create(self, objs: Iterable[Attribute], *args, **kwargs) -> list[Attribute]:
+        """Allocate slot-encoded ids for new attributes, then insert them."""
+        objs = list(objs)
+        allocate_attribute_ids([o for o in objs if o.pk is None], using=self.db)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
+def allocate_attribute_ids(attributes: Sequence[Attribute], using: str | None = None) -> None:
+    """Give each attribute without an id the next free id whose residue is its slot.
+
+    Ids grow with the table: the next block of four after the largest id so far.
+    Call inside the transaction that inserts them (SQLite's IMMEDIATE transactions
+    serialise writers; a concurrent writer on PostgreSQL gets an IntegrityError
+    on the primary key, never a wrong slot).
+    """
+    if not attributes:
+        return
+    manager = Attribute.objects.db_manager(using) if using else Attribute.objects
+    largest = manager.aggregate(m=models.Max("id"))["m"] or 0
+    block = largest // SLOT_MODULUS + 1
+    for attribute in attributes:
+        attribute.id = block * SLOT_MODULUS + SLOT_INDEX[attribute.slot]
+        block += 1
+
+
+class Attribute(models.Model):
+    """A wearable item of one slot, with its print count (supply) and kind."""
+
+    id = models.BigIntegerField(primary_key=True, editable=False)
+    slot = models.CharField(_("slot"), max_length=10, choices=Slot.choices)
+    name = models.CharField(_("name"), max_length=100)
+    supply = models.PositiveIntegerField(
+        _("supply"), help_text=_("How many copies exist (print count), at least 1.")
+    )
+    kind = models.CharField(
+        _("kind"), max_length=10, choices=AttributeKind.choices, default=AttributeKind.NORMAL
+    )
+
+    objects = AttributeQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("attribute")
+        verbose_name_plural = _("attributes")
+        ordering = ["slot", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["slot", "name"], name="cards_attribute_slot_name_uniq"),
+            models.CheckConstraint(condition=Q(supply__gte=1), name="cards_attribute_supply_gte_1"),
+            models.CheckConstraint(
+                condition=Q(slot__in=_values(Slot)), name="cards_attribute_slot_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=_values(AttributeKind)), name="cards_attribute_kind_valid"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="cards_attribute_name_not_empty"),
+            # The id encodes the slot: what lets Card's check constraints hold the slot.
+            models.CheckConstraint(
+                condition=Q(id__gte=1)
+                & (
+                    (Q(slot=Slot.HEAD) & _slot_residue("id", Slot.HEAD))
+                    | (Q(slot=Slot.BODY) & _slot_residue("id", Slot.BODY))
+                    | (Q(slot=Slot.PAW) & _slot_residue("id", Slot.PAW))
+                    | (Q(slot=Slot.BACKGROUND) & _slot_residue("id", Slot.BACKGROUND))
+                ),
+                name="cards_attribute_id_encodes_slot",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["slot", "supply"], name="cards_attr_slot_supply_idx"),
+            models.Index(fields=["supply"], name="cards_attr_supply_idx"),
+            models.Index(fields=["kind", "slot"], name="cards_attr_kind_slot_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.get_slot_display()}, {self.supply})"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is None:
+            allocate_attribute_ids([self], using=kwargs.get("using"))
+            kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+
+# ---------------------------------------------------------------------------
+# Card
+
+
+def _equipped_fk(slot: Slot, verbose: str) -> models.ForeignKey:
+    return models.ForeignKey(
+        Attribute,
+        on_delete=models.PROTECT,
+        related_name="+",
+        limit_choices_to={"slot": slot.value},
+        verbose_name=verbose,
+    )
+
+
+class Card(models.Model):
+    """A card (an NFT): four equipped attributes, a wardrobe, a rank and stickers.
+
+    The fields after ``burned_stickers`` are derived by the engine and stored for
+    listing; never write them by hand (``cards.services.recompute_cards`` does).
+    """
+
+    token = models.PositiveIntegerField(_("token"), unique=True)
+    name = models.CharField(_("name"), max_length=100)
+    starter = models.BooleanField(
+        _("starter"), default=False, help_text=_("Starter cards are the Free tier.")
+    )
+    head = _equipped_fk(Slot.HEAD, pgettext_lazy("slot", "Head"))
+    body = _equipped_fk(Slot.BODY, pgettext_lazy("slot", "Body"))
+    paw = _equipped_fk(Slot.PAW, pgettext_lazy("slot", "Paw"))
+    background = _equipped_fk(Slot.BACKGROUND, pgettext_lazy("slot", "Background"))
+    wardrobe = models.ManyToManyField(
+        Attribute,
+        related_name="owners",
+        blank=True,
+        verbose_name=_("wardrobe"),
+        help_text=_("Every attribute the card owns; the equipped ones are added automatically."),
+    )
+    getgems_rank = models.PositiveIntegerField(_("GetGems rank"), null=True, blank=True)
+    burned_stickers = models.PositiveIntegerField(_("burned stickers"), default=0)
+
+    # Derived by the engine (cards.services.recompute_cards); indexed for listings.
+    rarity = models.CharField(
+        _("rarity"), max_length=10, choices=Rarity.choices, default=Rarity.COMMON, editable=False
+    )
+    rarity_rank = models.PositiveSmallIntegerField(
+        _("rarity rank"),
+        default=RARITY_RANK[Rarity.COMMON],
+        editable=False,
+        help_text=_("Free 0, Common 1, Rare 2, Epic 3, Legendary 4: for sorting."),
+    )
+    role = models.CharField(
+        _("role"), max_length=10, choices=Role.choices, default=Role.TANK, editable=False
+    )
+    skill_affinity = models.CharField(
+        _("skill affinity"),
+        max_length=10,
+        choices=Skill.choices,
+        default=Skill.PIERCE,
+        editable=False,
+    )
+    # NULL = no active skill, as the engine and the JSON API say it (not a second "" spelling).
+    active_skill = models.CharField(  # noqa: DJ001
+        _("active skill"), max_length=10, choices=Skill.choices, null=True, editable=False
+    )
+    template = models.CharField(_("template"), max_length=40, default="", editable=False)
+    energy_cost = models.PositiveSmallIntegerField(_("energy cost"), default=1, editable=False)
+    atk = models.PositiveSmallIntegerField(_("ATK"), default=0, editable=False)
+    hp = models.PositiveSmallIntegerField(_("HP"), default=0, editable=False)
+    defense = models.PositiveSmallIntegerField(_("DEF"), default=0, editable=False)
+    ability = models.PositiveSmallIntegerField(_("ability value"), default=0, editable=False)
+    wardrobe_score = models.DecimalField(
+        _("wardrobe score"),
+        max_digits=12,
+        decimal_places=1,
+        null=True,
+        editable=False,
+        help_text=_(
+            "Rounded down to one decimal, so a filter like ≥ 3000 matches exactly the "
+            "cards the rule counts. Empty for starter cards."
+        ),
+    )
+
+    class Meta:
+        verbose_name = _("card")
+        verbose_name_plural = _("cards")
+        ordering = ["token"]
+        constraints = [
+            models.CheckConstraint(condition=Q(token__gte=1), name="cards_card_token_gte_1"),
+            models.CheckConstraint(
+                condition=Q(getgems_rank__isnull=True) | Q(getgems_rank__gte=1),
+                name="cards_card_getgems_rank_gte_1",
+            ),
+            models.CheckConstraint(
+                condition=Q(burned_stickers__gte=0), name="cards_card_burned_stickers_gte_0"
+            ),
+            # Each equipped attribute is of its slot (its id's residue; see the docstring).
+            *(
+                models.CheckConstraint(
+                    condition=_slot_residue(f"{slot.value}_id", slot.value),
+                    name=f"cards_card_{slot.value}_slot",
+                )
+                for slot in Slot
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    *(Q(rarity=value, rarity_rank=rank) for value, rank in RARITY_RANK.items()),
+                    _connector=Q.OR,
+                ),
+                name="cards_card_rarity_rank_matches",
+            ),
+            models.CheckConstraint(
+                condition=Q(role__in=_values(Role)), name="cards_card_role_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(skill_affinity__in=_values(Skill)),
+                name="cards_card_skill_affinity_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(active_skill__isnull=True) | Q(active_skill__in=_values(Skill)),
+                name="cards_card_active_skill_valid",
+            ),
+        ]
+        indexes = [
+            # Filter by one derived value, then page through in token order.
+            models.Index(fields=["rarity_rank", "token"], name="cards_card_rarity_token_idx"),
+            models.Index(fields=["rarity", "token"], name="cards_card_rarityv_token_idx"),
+            models.Index(fields=["role", "token"], name="cards_card_role_token_idx"),
+            models.Index(fields=["skill_affinity", "token"], name="cards_card_skill_token_idx"),
+            models.Index(fields=["active_skill", "token"], name="cards_card_active_token_idx"),
+            models.Index(fields=["starter", "token"], name="cards_card_starter_token_idx"),
+            models.Index(fields=["energy_cost", "token"], name="cards_card_energy_token_idx"),
+            models.Index(fields=["getgems_rank", "token"], name="cards_card_rank_token_idx"),
+            models.Index(fields=["burned_stickers", "token"], name="cards_card_burned_token_idx"),
+            # Sorts by a derived number.
+            models.Index(fields=["atk", "token"], name="cards_card_atk_token_idx"),
+            models.Index(fields=["hp", "token"], name="cards_card_hp_token_idx"),
+            models.Index(fields=["wardrobe_score", "token"], name="cards_card_score_token_idx"),
+            # The statistics page's combined filters.
+            models.Index(
+                fields=["rarity_rank", "role", "skill_affinity"], name="cards_card_rar_role_sk_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.token} {self.name}"
+
+    def equipped_ids(self) -> dict[str, int]:
+        """The equipped attribute id of each slot (no query)."""
+        return {field: getattr(self, f"{field}_id") for field in EQUIPPED_FIELDS}
+
+
+# ---------------------------------------------------------------------------
+# Combo
+
+
+class Combo(models.Model):
+    """A named set of attributes (at most one per slot); equipping all gives its rarity."""
+
+    name = models.CharField(_("name"), max_length=100)
+    attributes = models.ManyToManyField(
+        Attribute, related_name="combos", verbose_name=_("attributes")
+    )
+    rarity = models.CharField(
+        _("rarity"),
+        max_length=10,
+        choices=[c for c in Rarity.choices if c[0] != Rarity.FREE],
+        default=Rarity.EPIC,
+    )
+
+    class Meta:
+        verbose_name = _("combo")
+        verbose_name_plural = _("combos")
+        ordering = ["name_en"]
+        constraints = [
+            # name_en comes from modeltranslation (cards/translation.py): the combo's identity.
+            models.UniqueConstraint(fields=["name_en"], name="cards_combo_name_en_uniq"),
+            models.CheckConstraint(
+                condition=Q(rarity__in=[Rarity.COMMON, Rarity.RARE, Rarity.EPIC, Rarity.LEGENDARY]),
+                name="cards_combo_rarity_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name

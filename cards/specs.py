@@ -1,0 +1,243 @@
+"""The one bridge from database rows to engine inputs (and from results back to rows).
+
+Nothing else in the project turns ``Attribute``/``Card``/``Combo`` rows into
+``engine`` values: views, commands, the admin and the explorer call these.
+
+* ``card_spec(card_or_token)`` → one ``CardSpec`` (3 queries).
+* ``card_specs(cards)`` → ``CardSpec`` list in token order, for a queryset or an
+  iterable of tokens: 3 queries whatever the wardrobe sizes (cards with their
+  equipped attributes joined; every owned attribute; every combo with its
+  attributes). Pass ``combos=`` (from ``combo_specs()``) to save the third.
+* ``iter_card_specs(cards, batch_size)`` → batches of ``(card id, CardSpec)`` for
+  whole-collection work (``recompute``, ``export_collection``).
+* ``derived_fields(breakdown)`` → the stored columns of ``Card`` (``DERIVED_FIELDS``).
+
+Combos are named by their English name in ``ComboSpec.name`` (stable across
+languages: stored derived fields never depend on the visitor's language).
+A combo the engine refuses (two attributes of one slot, no attributes) is left
+out and logged; the admin form prevents both.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Iterator
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import QuerySet
+
+from engine.derive import derive
+from engine.rarity import format_score
+from engine.types import (
+    AttributeKind,
+    AttributeSpec,
+    Breakdown,
+    CardSpec,
+    ComboSpec,
+    InvalidCardError,
+    Rarity,
+    Slot,
+)
+
+from .models import EQUIPPED_FIELDS, Attribute, Card, Combo
+
+__all__ = [
+    "DERIVED_FIELDS",
+    "attribute_spec",
+    "attribute_spec_of",
+    "card_spec",
+    "card_specs",
+    "combo_specs",
+    "derive_card",
+    "derived_fields",
+    "iter_card_specs",
+    "stored_fields",
+]
+
+logger = logging.getLogger(__name__)
+
+# Stored columns of Card written from a Breakdown, in a fixed order.
+DERIVED_FIELDS: tuple[str, ...] = (
+    "rarity",
+    "rarity_rank",
+    "role",
+    "skill_affinity",
+    "active_skill",
+    "template",
+    "energy_cost",
+    "atk",
+    "hp",
+    "defense",
+    "ability",
+    "wardrobe_score",
+)
+
+# Cards per query when a token list is long (keeps under every backend's parameter limit).
+_TOKEN_CHUNK = 5000
+
+_CARD_COLUMNS: tuple[str, ...] = (
+    "id",
+    "token",
+    "name",
+    "starter",
+    "getgems_rank",
+    "burned_stickers",
+    *(f"{slot}__{col}" for slot in EQUIPPED_FIELDS for col in ("name", "supply", "kind")),
+)
+_SLOTS: tuple[Slot, ...] = tuple(Slot(s) for s in EQUIPPED_FIELDS)
+
+
+@functools.lru_cache(maxsize=65536)
+def attribute_spec(slot: str, name: str, supply: int, kind: str) -> AttributeSpec:
+    """The engine value of an attribute (memoised: equal attributes share one object).
+
+    >>> attribute_spec("paw", "Qx Mitten", 12, "normal")
+    AttributeSpec(slot=<Slot.PAW: 'paw'>, name='Qx Mitten', supply=12, kind=<AttributeKind.NORMAL: 'normal'>)
+    """
+    return AttributeSpec(Slot(slot), name, supply, AttributeKind(kind))
+
+
+def attribute_spec_of(attribute: Attribute) -> AttributeSpec:
+    """The engine value of one ``Attribute`` row."""
+    return attribute_spec(attribute.slot, attribute.name, attribute.supply, attribute.kind)
+
+
+def combo_specs() -> tuple[ComboSpec, ...]:
+    """Every combo the rules know, in English-name order (one query)."""
+    rows = (
+        Combo.attributes.through.objects.order_by(
+            "combo__name_en", "attribute__slot", "attribute_id"
+        )
+        .values_list("combo__name_en", "combo__rarity", "attribute__slot", "attribute__name")
+        .iterator(chunk_size=2000)
+    )
+    grouped: dict[str, tuple[str, list[tuple[Slot, str]]]] = {}
+    for name, rarity, slot, attr_name in rows:
+        grouped.setdefault(name, (rarity, []))[1].append((Slot(slot), attr_name))
+    specs: list[ComboSpec] = []
+    for name, (rarity, attributes) in grouped.items():
+        try:
+            specs.append(ComboSpec(name, tuple(attributes), Rarity(rarity)))
+        except InvalidCardError as error:
+            logger.warning("Combo %r left out of derivations: %s", name, error)
+    return tuple(specs)
+
+
+def _queryset(cards: QuerySet[Card] | Iterable[int]) -> list[QuerySet[Card]]:
+    if isinstance(cards, QuerySet):
+        return [cards]
+    tokens = sorted(set(cards))
+    return [
+        Card.objects.filter(token__in=tokens[i : i + _TOKEN_CHUNK])
+        for i in range(0, len(tokens), _TOKEN_CHUNK)
+    ] or [Card.objects.none()]
+
+
+def _load(queryset: QuerySet[Card], combos: tuple[ComboSpec, ...]) -> list[tuple[int, CardSpec]]:
+    """(card id, CardSpec) for the cards of ``queryset`` in token order: two queries."""
+    rows = list(queryset.order_by("token").values_list(*_CARD_COLUMNS))
+    if not rows:
+        return []
+    owned: dict[int, list[AttributeSpec]] = defaultdict(list)
+    through = Card.wardrobe.through.objects
+    if len(rows) <= _TOKEN_CHUNK:
+        through = through.filter(card_id__in=[row[0] for row in rows])
+    else:
+        through = through.filter(card_id__in=queryset.values("id"))
+    for card_id, *attr in through.values_list(
+        "card_id", "attribute__slot", "attribute__name", "attribute__supply", "attribute__kind"
+    ).iterator(chunk_size=10000):
+        owned[card_id].append(attribute_spec(*attr))
+    result = []
+    for card_id, token, name, starter, rank, burned, *equipped in rows:
+        attrs = tuple(
+            attribute_spec(slot.value, *equipped[i * 3 : i * 3 + 3])
+            for i, slot in enumerate(_SLOTS)
+        )
+        spec = CardSpec(
+            token=token,
+            name=name,
+            equipped=attrs,
+            wardrobe=tuple(owned.get(card_id, ())),
+            getgems_rank=rank,
+            burned_stickers=burned,
+            starter=starter,
+            combos=combos,
+        )
+        result.append((card_id, spec))
+    return result
+
+
+def card_specs(
+    cards: QuerySet[Card] | Iterable[int], *, combos: tuple[ComboSpec, ...] | None = None
+) -> list[CardSpec]:
+    """Engine inputs of many cards (a queryset, or tokens), in token order.
+
+    Three queries (two with ``combos=``) however large the wardrobes; a token
+    list longer than 5,000 takes two more per further 5,000.
+    """
+    if combos is None:
+        combos = combo_specs()
+    return [spec for qs in _queryset(cards) for _, spec in _load(qs, combos)]
+
+
+def card_spec(card: Card | int, *, combos: tuple[ComboSpec, ...] | None = None) -> CardSpec:
+    """Engine input of one card (an instance or a token). ``Card.DoesNotExist`` if none."""
+    token = card.token if isinstance(card, Card) else card
+    specs = card_specs(Card.objects.filter(token=token), combos=combos)
+    if not specs:
+        raise Card.DoesNotExist(f"No card with token {token}.")
+    return specs[0]
+
+
+def iter_card_specs(
+    cards: QuerySet[Card] | None = None,
+    *,
+    batch_size: int = 2000,
+    combos: tuple[ComboSpec, ...] | None = None,
+) -> Iterator[list[tuple[int, CardSpec]]]:
+    """Batches of ``(card id, CardSpec)`` in token order (all cards by default).
+
+    One query for the card ids, one for the combos, then two per batch.
+    """
+    if combos is None:
+        combos = combo_specs()
+    queryset = Card.objects.all() if cards is None else cards
+    ids = list(queryset.order_by("token").values_list("id", flat=True))
+    for start in range(0, len(ids), batch_size):
+        yield _load(Card.objects.filter(id__in=ids[start : start + batch_size]), combos)
+
+
+def derived_fields(breakdown: Breakdown) -> dict[str, Any]:
+    """The stored ``Card`` columns of a derivation, keyed by field name (``DERIVED_FIELDS``).
+
+    ``wardrobe_score`` is the engine's one-decimal display, rounded down, as a Decimal.
+    """
+    score = breakdown.wardrobe_score
+    return {
+        "rarity": breakdown.rarity.value,
+        "rarity_rank": breakdown.rarity.rank,
+        "role": breakdown.role.value,
+        "skill_affinity": breakdown.skill_affinity.value,
+        "active_skill": breakdown.active_skill.value if breakdown.active_skill else None,
+        "template": breakdown.template,
+        "energy_cost": breakdown.energy_cost,
+        "atk": breakdown.stats.atk,
+        "hp": breakdown.stats.hp,
+        "defense": breakdown.stats.def_,
+        "ability": breakdown.stats.ability,
+        "wardrobe_score": None if score is None else Decimal(format_score(score)),
+    }
+
+
+def derive_card(card: Card | int) -> Breakdown:
+    """A live derivation of one stored card (what its pages show)."""
+    return derive(card_spec(card))
+
+
+def stored_fields(card: Card) -> dict[str, Any]:
+    """The derived values a card row holds now (to compare with ``derived_fields``)."""
+    return {field: getattr(card, field) for field in DERIVED_FIELDS}
