@@ -36,6 +36,13 @@ test-tools:
 test: install test-tools
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# Throughput and latency side by side (about 3 minutes), and 60 s of mixed load; loopback only.
+bench: install
+	$(PY) bench/run_bench.py
+
+load: install
+	$(PY) bench/load.py
+
 # The suite against a throwaway PostgreSQL 15 cluster (CI runs it after `make test`).
 test-postgres: install
 	bash scripts/ci-postgres.sh $(PYTEST_ARGS)

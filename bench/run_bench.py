@@ -1,0 +1,399 @@
+"""`make bench`: the site's throughput and latency, side by side, in one bounded run.
+
+Starts gunicorn (2 workers, gthread) on 127.0.0.1 with a free port, against a copy of the
+demo database (db.sqlite3, filled by `make install`), warms up, then measures requests per
+second and p50/p99 latency for /healthz (the framework's floor) and six real pages, each also
+as a ratio to /healthz. Then the engine's own bench scripts (bench/bench_engine.py,
+bench/bench_match.py) when present, and the card list at 100,000 cards (generated into a
+separate temporary database) when `generate_collection` exists.
+
+A page that does not exist yet is reported as "n/a (404)" (or as not found) instead of
+failing, so the script works while the apps land. Loopback only; the whole run is bounded
+(about three minutes at most). Figures go to stdout and to bench/results/latest.md; the
+ones worth keeping are copied by hand into docs/PERFORMANCE.md.
+
+    .venv/bin/python bench/run_bench.py [--duration 4] [--concurrency 4] [--skip-100k]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import sqlite3
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.harness import (
+    PYTHON,
+    ROOT,
+    Request,
+    Stats,
+    copy_sqlite,
+    django_env,
+    fetch,
+    gunicorn,
+    hammer,
+    has_command,
+    links,
+    manage,
+    temp_dir,
+)
+
+TOTAL_BUDGET = 175.0  # seconds: the whole run stays under three minutes
+LIST_QUERY = "r:legendary"
+GOALS = {"card page": 1 / 3, "wiki page": 1 / 2}
+HTMX = (("HX-Request", "true"),)
+
+
+@dataclass
+class Target:
+    label: str
+    request: Request | None
+    note: str = ""
+
+
+@dataclass
+class Row:
+    label: str
+    path: str
+    note: str
+    stats: Stats | None = None
+
+
+class Budget:
+    def __init__(self, seconds: float) -> None:
+        self.deadline = time.monotonic() + seconds
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+
+# --- discovery: find real URLs the way a visitor would, by following links ------------------
+
+
+def _first(paths: list[str], pattern: str, exclude: set[str] = frozenset()) -> str | None:
+    regex = re.compile(pattern)
+    for p in paths:
+        if regex.fullmatch(p) and p not in exclude:
+            return p
+    return None
+
+
+def discover(port: int, query: str) -> list[Target]:
+    def get(path: str, headers: dict[str, str] | None = None) -> tuple[int, str]:
+        status, _, body = fetch(port, path, headers=headers)
+        return status, body.decode("utf-8", errors="replace")
+
+    targets = [Target("/healthz", Request("/healthz"))]
+
+    # A wiki page: the first article linked from the wiki index.
+    status, html = get("/en/wiki/")
+    wiki = None
+    if status == 200:
+        wiki = _first(links(html), r"/en/wiki/[\w-]+/", exclude={"/en/wiki/search/"})
+    targets.append(
+        Target(
+            "wiki page", Request(wiki) if wiki else None, "" if wiki else f"no article ({status})"
+        )
+    )
+
+    # The card list with a query, and a card found through it.
+    list_path = f"/en/cards/?q={quote(query)}"
+    status, html = get(list_path)
+    targets.append(Target("card list ?q=", Request(list_path)))
+    card = None
+    if status == 200:
+        card = _first(links(html), r"/en/cards/\d+/")
+    if card is None:
+        status_all, html_all = get("/en/cards/")
+        if status_all == 200:
+            card = _first(links(html_all), r"/en/cards/\d+/")
+    targets.append(
+        Target("card page", Request(card) if card else None, "" if card else "no card linked")
+    )
+
+    # The what-if fragment: a link on the card page, fetched as htmx would fetch it.
+    what_if = None
+    token = None
+    if card:
+        token = card.strip("/").split("/")[-1]
+        status, html = get(card)
+        candidates = [p for p in links(html) if "what" in p.lower() and p.startswith("/")]
+        what_if = candidates[0] if candidates else None
+    targets.append(
+        Target(
+            "what-if (htmx)",
+            Request(what_if, headers=HTMX) if what_if else None,
+            "" if what_if else "no what-if link on the card page",
+        )
+    )
+
+    # The JSON API: one card's breakdown, and a search.
+    targets.append(
+        Target(
+            "API /api/cards/<t>",
+            Request(f"/api/cards/{token}") if token else None,
+            "" if token else "no card",
+        )
+    )
+    targets.append(Target("API /api/cards?q=", Request(f"/api/cards?q={quote(query)}")))
+
+    # A static file, by its hashed name, as the pages reference it.
+    status, html = get("/en/")
+    static = _first(links(html), r"/static/.+\.js") or _first(links(html), r"/static/.+")
+    targets.append(
+        Target("static file", Request(static) if static else None, "" if static else "no asset")
+    )
+    return targets
+
+
+def measure(port: int, target: Target, concurrency: int, duration: float) -> Row:
+    if target.request is None:
+        return Row(target.label, "-", f"n/a ({target.note})")
+    req = target.request
+    status, _, _ = fetch(port, req.path, headers=dict(req.headers))
+    if status != 200:
+        return Row(target.label, req.path, f"n/a ({status})")
+    hammer(port, lambda i: req, concurrency=2, duration=min(1.0, duration / 4), max_requests=500)
+    stats = hammer(port, lambda i: req, concurrency, duration, max_requests=200_000)
+    note = ""
+    bad = {s: n for s, n in stats.statuses.items() if s != 200}
+    if bad or stats.errors:
+        note = f"non-200: {dict(bad)} errors: {dict(stats.errors)}"
+    return Row(target.label, req.path, note, stats)
+
+
+# --- the engine's own bench scripts --------------------------------------------------------
+
+
+def engine_figures(budget: Budget) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for script, unit in (("bench_engine.py", "breakdowns/s"), ("bench_match.py", "matches/s")):
+        path = ROOT / "bench" / script
+        if not path.exists():
+            out.append((script, "n/a (script not there yet)"))
+            continue
+        timeout = min(60.0, budget.left() - 60)
+        if timeout < 5:
+            out.append((script, "n/a (no time left in the budget)"))
+            continue
+        try:
+            result = subprocess.run(
+                [PYTHON, str(path)],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
+        except subprocess.TimeoutExpired:
+            out.append((script, f"n/a (took over {timeout:.0f} s)"))
+            continue
+        text = (result.stdout + result.stderr).strip()
+        if result.returncode != 0:
+            out.append((script, f"n/a (exit {result.returncode}: {text.splitlines()[-1:]})"))
+            continue
+        lines = [line for line in text.splitlines() if line.strip()]
+        figure = [line for line in lines if re.search(r"/\s*s|per second", line)]
+        out.append((f"{script} ({unit})", " | ".join(figure[-2:] or lines[-2:])))
+    return out
+
+
+# --- the list page at 100,000 cards --------------------------------------------------------
+
+
+def list_at_scale(size: int, query: str, budget: Budget, tmp: Path) -> list[str]:
+    lines: list[str] = []
+    db = tmp / f"scale-{size}.sqlite3"
+    env = django_env(db)
+    if not has_command("generate_collection", env):
+        return [f"n/a: `manage.py generate_collection` does not exist yet ({size:,} cards)"]
+    started = time.monotonic()
+    result = manage(["migrate", "--noinput"], env, timeout=max(5.0, budget.left() - 40))
+    if result.returncode != 0:
+        return [f"n/a: migrate failed: {result.stderr.strip().splitlines()[-1:]}"]
+    migrate_s = time.monotonic() - started
+    timeout = budget.left() - 25
+    if timeout < 10:
+        return ["n/a: no time left in the budget to generate"]
+    started = time.monotonic()
+    try:
+        result = manage(["generate_collection", "--size", str(size)], env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return [f"n/a: generate_collection --size {size} took over {timeout:.0f} s (bounded)"]
+    if result.returncode != 0:
+        tail = (result.stderr or result.stdout).strip().splitlines()[-1:]
+        return [f"n/a: generate_collection failed: {tail}"]
+    generate_s = time.monotonic() - started
+    lines.append(
+        f"generated {size:,} cards in {generate_s:.1f} s (migrate {migrate_s:.1f} s), "
+        f"database {db.stat().st_size / 1e6:.0f} MB"
+    )
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    with gunicorn(env, tmp / "server-scale.log") as server:
+        for label, path in (
+            ("card list ?q=", f"/en/cards/?q={quote(query)}"),
+            ("card list, no query", "/en/cards/"),
+            ("card list, last page", "/en/cards/?page=9999"),
+        ):
+            if budget.left() < 4:
+                lines.append(f"{label}: n/a (budget)")
+                continue
+            row = measure(server.port, Target(label, Request(path)), 2, min(3.0, budget.left() - 3))
+            lines.append(format_scale_row(row))
+    return lines
+
+
+def format_scale_row(row: Row) -> str:
+    if row.stats is None:
+        return f"{row.label}: {row.note}"
+    s = row.stats
+    return (
+        f"{row.label} ({row.path}): {s.rps:,.1f} req/s, p50 {s.percentile(50) * 1e3:.1f} ms, "
+        f"p99 {s.percentile(99) * 1e3:.1f} ms {row.note}".rstrip()
+    )
+
+
+# --- reporting -------------------------------------------------------------------------------
+
+
+def machine() -> list[tuple[str, str]]:
+    import django
+
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        from importlib.metadata import version
+
+        gunicorn_version = version("gunicorn")
+    except Exception:
+        gunicorn_version = "?"
+    return [
+        ("cores (nproc)", str(os.cpu_count())),
+        ("CPU", cpu),
+        ("Python", platform.python_version()),
+        ("Django", django.get_version()),
+        ("SQLite", sqlite3.sqlite_version),
+        ("gunicorn", f"{gunicorn_version}, 2 workers, gthread x4 threads"),
+    ]
+
+
+def table(rows: list[Row], floor: float | None) -> list[str]:
+    head = "| endpoint | path | req/s | × /healthz | p50 ms | p99 ms | requests | note |"
+    out = [head, "|---|---|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        path = r.path if len(r.path) <= 48 else r.path[:45] + "…"
+        if r.stats is None:
+            out.append(f"| {r.label} | `{path}` | {r.note} | | | | | |")
+            continue
+        s = r.stats
+        ratio = f"{s.rps / floor:.2f}" if floor else "-"
+        out.append(
+            f"| {r.label} | `{path}` | {s.rps:,.0f} | {ratio} | {s.percentile(50) * 1e3:.1f} "
+            f"| {s.percentile(99) * 1e3:.1f} | {s.count:,} | {r.note} |"
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=4.0, help="seconds per endpoint")
+    parser.add_argument("--concurrency", type=int, default=4)
+    parser.add_argument("--query", default=LIST_QUERY)
+    parser.add_argument("--size", type=int, default=100_000, help="cards for the scale test")
+    parser.add_argument("--skip-100k", action="store_true")
+    parser.add_argument("--database", type=Path, default=ROOT / "db.sqlite3")
+    args = parser.parse_args(argv)
+    budget = Budget(TOTAL_BUDGET)
+    if not args.database.exists():
+        print(f"{args.database} does not exist: run `make install` first.", file=sys.stderr)
+        return 2
+
+    report: list[str] = []
+
+    def say(line: str = "") -> None:
+        print(line, flush=True)
+        report.append(line)
+
+    say("## Machine")
+    say()
+    for k, v in machine():
+        say(f"- {k}: {v}")
+    say()
+    with temp_dir("codex-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        db = tmp / "bench.sqlite3"
+        copy_sqlite(args.database, db)
+        env = django_env(db)
+        if not (ROOT / "staticfiles" / "staticfiles.json").exists():
+            manage(["collectstatic", "--noinput", "--verbosity", "0"], env, timeout=120)
+        with gunicorn(env, tmp / "server.log") as server:
+            targets = discover(server.port, args.query)
+            per = min(args.duration, max(1.0, (budget.left() - 110) / len(targets) / 1.25))
+            rows = [measure(server.port, t, args.concurrency, per) for t in targets]
+            errors = [
+                line
+                for line in server.log_text().splitlines()
+                if "Traceback" in line or "ERROR" in line or "database is locked" in line
+            ]
+        floor = rows[0].stats.rps if rows[0].stats else None
+        say(
+            f"## HTTP: {args.concurrency} keep-alive connections, {per:.1f} s per endpoint "
+            f"after a warm-up, demo database copy"
+        )
+        say()
+        for line in table(rows, floor):
+            say(line)
+        say()
+        by_label = {r.label: r for r in rows}
+        for label, goal in GOALS.items():
+            r = by_label.get(label)
+            if r is None or r.stats is None or not floor:
+                say(
+                    f"- goal {label} ≥ {goal:.2f} × /healthz: not measured ({r.note if r else '-'})"
+                )
+            else:
+                ratio = r.stats.rps / floor
+                verdict = "met" if ratio >= goal else "NOT met"
+                say(f"- goal {label} ≥ {goal:.2f} × /healthz: {ratio:.2f} — {verdict}")
+        if errors:
+            say(f"- server log: {len(errors)} error lines, first: {errors[0][:200]}")
+        say()
+        say("## Engine")
+        say()
+        for name, figure in engine_figures(budget):
+            say(f"- {name}: {figure}")
+        say()
+        say(f"## Card list at {args.size:,} cards")
+        say()
+        if args.skip_100k:
+            say("- skipped (--skip-100k)")
+        else:
+            for line in list_at_scale(args.size, args.query, budget, tmp):
+                say(f"- {line}")
+    say()
+    say(f"Total bench time: {TOTAL_BUDGET - budget.left():.0f} s")
+    results = ROOT / "bench" / "results"
+    results.mkdir(exist_ok=True)
+    (results / "latest.md").write_text("\n".join(report) + "\n")
+    print(f"(written to {results / 'latest.md'})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
