@@ -1,0 +1,114 @@
+"""Card Codex rules engine: pure Python, no Django, no I/O in the rules.
+
+``derive(card)`` turns a frozen ``CardSpec`` into a ``Breakdown`` (rarity,
+role, skill, template, stats, effects, energy) with a ``Trace`` of coded
+steps that explains every decision. Rule numbers and tables live in
+``engine.data``; trace codes are documented in ``engine.trace``; JSON in and
+out is ``engine.serialize``.
+
+>>> from engine import AttributeSpec, CardSpec, Slot, derive
+>>> card = CardSpec(3, "Pup #3", tuple(AttributeSpec(s, "Plain", 500) for s in Slot))
+>>> b = derive(card)
+>>> b.rarity, b.energy_cost
+(<Rarity.COMMON: 'common'>, 1)
+"""
+
+from engine.derive import derive
+from engine.rarity import decide_rarity, format_score, tier_of, wardrobe_score
+from engine.serialize import breakdown_to_json, card_from_json, card_to_json, parse_card
+from engine.skills import (
+    active_skill,
+    decide_role,
+    decide_skill,
+    keyword_hits,
+    keyword_skills,
+    roll_temporary_skill,
+)
+from engine.stats import (
+    apply_undercharge,
+    compute_effects,
+    compute_stats,
+    energy_cost,
+    pick_template,
+    undercharge_table,
+)
+from engine.types import (
+    AttributeKind,
+    AttributeSpec,
+    Breakdown,
+    CardSpec,
+    ComboSpec,
+    Effect,
+    EffectKind,
+    EffectSlot,
+    EffectSource,
+    InvalidCardError,
+    NextTier,
+    Rarity,
+    Requirement,
+    Role,
+    RoleVote,
+    RuleResult,
+    Skill,
+    SkillRow,
+    Slot,
+    StatLayer,
+    Stats,
+    SupplySlot,
+    TieBreakEntry,
+    Tier,
+    Trace,
+    TraceStep,
+    UnderchargeRow,
+)
+
+__all__ = [
+    "AttributeKind",
+    "AttributeSpec",
+    "Breakdown",
+    "CardSpec",
+    "ComboSpec",
+    "Effect",
+    "EffectKind",
+    "EffectSlot",
+    "EffectSource",
+    "InvalidCardError",
+    "NextTier",
+    "Rarity",
+    "Requirement",
+    "Role",
+    "RoleVote",
+    "RuleResult",
+    "Skill",
+    "SkillRow",
+    "Slot",
+    "StatLayer",
+    "Stats",
+    "SupplySlot",
+    "TieBreakEntry",
+    "Tier",
+    "Trace",
+    "TraceStep",
+    "UnderchargeRow",
+    "active_skill",
+    "apply_undercharge",
+    "breakdown_to_json",
+    "card_from_json",
+    "card_to_json",
+    "compute_effects",
+    "compute_stats",
+    "decide_rarity",
+    "decide_role",
+    "decide_skill",
+    "derive",
+    "energy_cost",
+    "format_score",
+    "keyword_hits",
+    "keyword_skills",
+    "parse_card",
+    "pick_template",
+    "roll_temporary_skill",
+    "tier_of",
+    "undercharge_table",
+    "wardrobe_score",
+]

@@ -1,0 +1,504 @@
+"""JSON in and out: card input with validation, card export, Breakdown output.
+
+Shared by the command line, the site's JSON API and the import command.
+Input errors raise ``InvalidCardError`` whose ``field`` is the path of the
+offending value (``"equipped.paw.supply"``) and whose ``str()`` is one line.
+
+>>> card = card_from_json({
+...     "token": 7, "name": "Pup #7",
+...     "equipped": {"head": {"name": "Cap", "supply": 900}, "body": {"name": "Vest", "supply": 4},
+...                  "paw": {"name": "Dagger", "supply": 3, "kind": "premium"},
+...                  "background": {"name": "Sky", "supply": 800}},
+... })
+>>> card.attribute(Slot.PAW).kind
+<AttributeKind.PREMIUM: 'premium'>
+>>> card_from_json(card_to_json(card)) == card
+True
+>>> card_from_json({"token": 7, "name": "x", "equipped": {}})
+Traceback (most recent call last):
+...
+engine.types.InvalidCardError: equipped.head: is required
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from engine.rarity import format_score, tier_of
+from engine.types import (
+    AttributeKind,
+    AttributeSpec,
+    Breakdown,
+    CardSpec,
+    ComboSpec,
+    Effect,
+    EffectSlot,
+    InvalidCardError,
+    NextTier,
+    Rarity,
+    Requirement,
+    Slot,
+    SupplySlot,
+)
+
+__all__ = [
+    "InvalidCardError",
+    "breakdown_to_json",
+    "card_from_json",
+    "card_to_json",
+    "dumps",
+    "parse_card",
+]
+
+_CARD_FIELDS = (
+    "token",
+    "name",
+    "starter",
+    "equipped",
+    "wardrobe",
+    "getgems_rank",
+    "burned_stickers",
+    "combos",
+)
+_SLOT_NAMES = ", ".join(s.value for s in Slot)
+_KIND_NAMES = ", ".join(k.value for k in AttributeKind)
+_COMBO_RARITIES = tuple(r for r in Rarity if r is not Rarity.FREE)
+_COMBO_RARITY_NAMES = ", ".join(r.value for r in _COMBO_RARITIES)
+
+# ---------------------------------------------------------------------------
+# Input
+
+
+def _path(base: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{base}[{key}]"
+    return f"{base}.{key}" if base else key
+
+
+def _object(value: Any, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise InvalidCardError(path, "object", "must be an object")
+    return value
+
+
+def _list(value: Any, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidCardError(path, "list", "must be a list")
+    return value
+
+
+def _no_unknown(obj: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            raise InvalidCardError(
+                _path(path, key), "unknown_field", "unknown field", allowed=allowed
+            )
+
+
+def _required(obj: Mapping[str, Any], key: str, path: str) -> Any:
+    if key not in obj:
+        raise InvalidCardError(_path(path, key), "missing", "is required")
+    return obj[key]
+
+
+def _int(value: Any, path: str, minimum: int, nullable: bool = False) -> int | None:
+    if value is None and nullable:
+        return None
+    if type(value) is not int or value < minimum:
+        suffix = " or null" if nullable else ""
+        raise InvalidCardError(
+            path,
+            "min_int_or_null" if nullable else "min_int",
+            f"must be an integer ≥ {minimum}{suffix}",
+            minimum=minimum,
+        )
+    return value
+
+
+def _text(value: Any, path: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidCardError(path, "non_empty_string", "must be a non-empty string")
+    return value
+
+
+def _bool(value: Any, path: str) -> bool:
+    if type(value) is not bool:
+        raise InvalidCardError(path, "boolean", "must be true or false")
+    return value
+
+
+def _slot(value: Any, path: str) -> Slot:
+    if isinstance(value, str):
+        try:
+            return Slot(value)
+        except ValueError:
+            pass
+    raise InvalidCardError(
+        path,
+        "unknown_slot",
+        f"unknown slot {json.dumps(value, ensure_ascii=False)} (expected {_SLOT_NAMES})",
+        value=value,
+    )
+
+
+def _kind(value: Any, path: str) -> AttributeKind:
+    if isinstance(value, str):
+        try:
+            return AttributeKind(value)
+        except ValueError:
+            pass
+    raise InvalidCardError(
+        path,
+        "unknown_kind",
+        f"unknown kind {json.dumps(value, ensure_ascii=False)} (expected {_KIND_NAMES})",
+        value=value,
+    )
+
+
+def _attribute(value: Any, path: str, slot: Slot | None) -> AttributeSpec:
+    """An attribute object; ``slot`` is given for equipped ones (then "slot" is optional)."""
+    obj = _object(value, path)
+    _no_unknown(obj, ("slot", "name", "supply", "kind"), path)
+    if slot is None:
+        slot = _slot(_required(obj, "slot", path), _path(path, "slot"))
+    elif "slot" in obj and obj["slot"] != slot.value:
+        raise InvalidCardError(
+            _path(path, "slot"), "slot_mismatch", f"must be {json.dumps(slot.value)} here"
+        )
+    name = _text(_required(obj, "name", path), _path(path, "name"))
+    supply = _int(_required(obj, "supply", path), _path(path, "supply"), 1)
+    kind = _kind(obj.get("kind", AttributeKind.NORMAL.value), _path(path, "kind"))
+    assert supply is not None
+    return AttributeSpec(slot, name, supply, kind)
+
+
+def _combo(value: Any, path: str) -> ComboSpec:
+    obj = _object(value, path)
+    _no_unknown(obj, ("name", "attributes", "rarity"), path)
+    name = _text(_required(obj, "name", path), _path(path, "name"))
+    attrs_path = _path(path, "attributes")
+    pairs = []
+    for i, item in enumerate(_list(_required(obj, "attributes", path), attrs_path)):
+        item_path = _path(attrs_path, i)
+        if not isinstance(item, list) or len(item) != 2:
+            raise InvalidCardError(item_path, "pair", "must be a [slot, name] pair")
+        pairs.append((_slot(item[0], _path(item_path, 0)), _text(item[1], _path(item_path, 1))))
+    rarity_path = _path(path, "rarity")
+    raw = _required(obj, "rarity", path)
+    if not isinstance(raw, str) or raw not in {r.value for r in _COMBO_RARITIES}:
+        raise InvalidCardError(
+            rarity_path,
+            "unknown_rarity",
+            f"unknown rarity {json.dumps(raw, ensure_ascii=False)} "
+            f"(expected {_COMBO_RARITY_NAMES})",
+            value=raw,
+        )
+    try:
+        return ComboSpec(name, tuple(pairs), Rarity(raw))
+    except InvalidCardError as err:
+        raise err.prefixed(path) from None
+
+
+def card_from_json(obj: Any) -> CardSpec:
+    """Validate a decoded JSON card and build its ``CardSpec``.
+
+    Required: ``token`` (integer ≥ 1), ``name``, ``equipped`` (the four slots,
+    each ``{"name", "supply", "kind"?}``). Optional: ``starter`` (false),
+    ``wardrobe`` ([]; each ``{"slot", "name", "supply", "kind"?}``),
+    ``getgems_rank`` (null), ``burned_stickers`` (0), ``combos`` ([]; each
+    ``{"name", "attributes": [[slot, name], …], "rarity"}``). ``kind`` defaults
+    to ``"normal"``. Unknown fields are errors. Booleans are not integers.
+
+    >>> card_from_json({"token": True, "name": "x", "equipped": {}})
+    Traceback (most recent call last):
+    ...
+    engine.types.InvalidCardError: token: must be an integer ≥ 1
+    """
+    card = _object(obj, "card")
+    _no_unknown(card, _CARD_FIELDS, "")
+    token = _int(_required(card, "token", ""), "token", 1)
+    name = _text(_required(card, "name", ""), "name")
+    starter = _bool(card.get("starter", False), "starter")
+    equipped_obj = _object(_required(card, "equipped", ""), "equipped")
+    for key in equipped_obj:
+        _slot(key, _path("equipped", key))
+    equipped = tuple(
+        _attribute(_required(equipped_obj, slot.value, "equipped"), f"equipped.{slot.value}", slot)
+        for slot in Slot
+    )
+    wardrobe = tuple(
+        _attribute(item, _path("wardrobe", i), None)
+        for i, item in enumerate(_list(card.get("wardrobe", []), "wardrobe"))
+    )
+    rank = _int(card.get("getgems_rank"), "getgems_rank", 1, nullable=True)
+    burned = _int(card.get("burned_stickers", 0), "burned_stickers", 0)
+    combos = tuple(
+        _combo(item, _path("combos", i))
+        for i, item in enumerate(_list(card.get("combos", []), "combos"))
+    )
+    assert token is not None and burned is not None
+    return CardSpec(
+        token=token,
+        name=name,
+        equipped=equipped,
+        wardrobe=wardrobe,
+        getgems_rank=rank,
+        burned_stickers=burned,
+        starter=starter,
+        combos=combos,
+    )
+
+
+def parse_card(text: str | bytes) -> CardSpec:
+    """Parse JSON text (or UTF-8 bytes) into a ``CardSpec``; bad input → ``InvalidCardError``.
+
+    >>> parse_card("{oops")
+    Traceback (most recent call last):
+    ...
+    engine.types.InvalidCardError: card: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InvalidCardError("card", "encoding", "not UTF-8 text") from None
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InvalidCardError(
+            "card",
+            "json",
+            f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})",
+            line=err.lineno,
+            column=err.colno,
+        ) from None
+    except RecursionError:
+        raise InvalidCardError("card", "json_depth", "JSON nested too deeply") from None
+    return card_from_json(obj)
+
+
+def _attribute_json(attr: AttributeSpec, with_slot: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"slot": attr.slot.value} if with_slot else {}
+    out.update(name=attr.name, supply=attr.supply, kind=attr.kind.value)
+    return out
+
+
+def card_to_json(card: CardSpec) -> dict[str, Any]:
+    """The card in the input schema (``card_from_json(card_to_json(c)) == c``)."""
+    return {
+        "token": card.token,
+        "name": card.name,
+        "starter": card.starter,
+        "equipped": {a.slot.value: _attribute_json(a, False) for a in card.equipped},
+        "wardrobe": [_attribute_json(a, True) for a in card.wardrobe],
+        "getgems_rank": card.getgems_rank,
+        "burned_stickers": card.burned_stickers,
+        "combos": [
+            {
+                "name": c.name,
+                "attributes": [[slot.value, name] for slot, name in c.attributes],
+                "rarity": c.rarity.value,
+            }
+            for c in card.combos
+        ],
+    }
+
+
+# ---------------------------------------------------------------------------
+# Output
+
+
+def _plain(value: Any) -> Any:
+    """Turn engine values (enums, tuples, mappings, specs, fractions) into plain JSON data."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None or kind is float:
+        return value
+    if isinstance(value, str):  # an enum member
+        return str.__str__(value)
+    if kind is tuple or kind is list:
+        return [_plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {
+            str.__str__(k) if isinstance(k, str) else str(k): _plain(v) for k, v in value.items()
+        }
+    if kind is AttributeSpec:
+        out = _attribute_json(value, True)
+        out["tier"] = tier_of(value.supply).value
+        return out
+    if kind is SupplySlot:
+        return {
+            "slot": value.slot.value,
+            "name": value.attribute.name,
+            "supply": value.attribute.supply,
+            "effective_supply": value.effective_supply,
+            "substitute": _plain(value.substitute),
+        }
+    if kind is ComboSpec:
+        return {
+            "name": value.name,
+            "rarity": value.rarity.value,
+            "attributes": [[slot.value, name] for slot, name in value.attributes],
+        }
+    if kind is Fraction:
+        return str(value)
+    if kind is Requirement:
+        return _requirement(value)
+    raise TypeError(f"cannot turn {kind.__name__} into JSON")
+
+
+def _requirement(req: Requirement | None) -> dict[str, Any] | None:
+    if req is None:
+        return None
+    out: dict[str, Any] = {"rule": req.rule, "target": req.target.value, "need": req.need}
+    for key, value in req.params.items():
+        out[key] = _plain(value)
+    return out
+
+
+def _next_tier(next_tier: NextTier | None) -> dict[str, Any] | None:
+    if next_tier is None:
+        return None
+    return {
+        "target": next_tier.target.value,
+        "paths": [_requirement(p) for p in next_tier.paths],
+    }
+
+
+def _effect(effect: Effect | None) -> dict[str, Any] | None:
+    if effect is None:
+        return None
+    return {
+        "kind": effect.kind.value,
+        "value": effect.value,
+        "base": effect.base,
+        "bonus": effect.bonus,
+        "source": effect.source.value,
+    }
+
+
+def _enum_or_none(value: Any) -> str | None:
+    return None if value is None else str.__str__(value)
+
+
+def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
+    """The Breakdown as plain JSON data (the CLI's and the API's output schema).
+
+    Keys: ``rarity``, ``decided_by``, ``rules`` ({rule key: rarity}),
+    ``role``, ``skill_affinity``, ``active_skill`` (null unless active),
+    ``template``, ``stats`` ({atk, hp, def, ability}), ``energy_cost``,
+    ``effects`` ({deploy, passive, last_breath}: {kind, value, base, bonus,
+    source} or null), ``next_tier`` ({target, paths: [{rule, target, need,
+    …}]} or null), ``trace`` ([{code, params, value}]); and the details:
+    ``token``, ``wardrobe_score``, ``rule_details``, ``role_source``,
+    ``role_votes``, ``role_totals``, ``skill_source``, ``skill_table``,
+    ``skill_scores``, ``skill_tie_break``, ``stat_layers``, ``undercharge``.
+
+    >>> from engine.derive import derive
+    >>> card = card_from_json({"token": 5, "name": "x", "equipped": {
+    ...     s: {"name": "Iron Helm", "supply": 2} for s in ("head", "body", "paw", "background")}})
+    >>> out = breakdown_to_json(derive(card))
+    >>> out["rarity"], out["rules"]["supply_count"], out["role"], out["active_skill"]
+    ('legendary', 'legendary', 'tank', 'pierce')
+    """
+    return {
+        "token": b.token,
+        "rarity": b.rarity.value,
+        "decided_by": list(b.decided_by),
+        "rules": {r.key: r.rarity.value for r in b.rules},
+        "role": b.role.value,
+        "skill_affinity": b.skill_affinity.value,
+        "active_skill": _enum_or_none(b.active_skill),
+        "template": b.template,
+        "stats": {
+            "atk": b.stats.atk,
+            "hp": b.stats.hp,
+            "def": b.stats.def_,
+            "ability": b.stats.ability,
+        },
+        "energy_cost": b.energy_cost,
+        "effects": {slot.value: _effect(b.effect(slot)) for slot in EffectSlot},
+        "next_tier": _next_tier(b.next_tier),
+        "wardrobe_score": None if b.wardrobe_score is None else format_score(b.wardrobe_score),
+        "rule_details": {
+            r.key: {
+                "rarity": r.rarity.value,
+                "evidence": _plain(r.evidence),
+                "next_tier": _requirement(r.next_tier),
+            }
+            for r in b.rules
+        },
+        "role_source": b.role_source,
+        "role_votes": [
+            {
+                "slot": v.slot.value,
+                "name": v.name,
+                "skill": v.skill.value,
+                "role": v.role.value,
+                "slot_weight": v.slot_weight,
+                "tier": v.tier.value,
+                "tier_weight": v.tier_weight,
+                "weight": v.weight,
+            }
+            for v in b.role_votes
+        ],
+        "role_totals": {role.value: n for role, n in b.role_totals},
+        "skill_source": b.skill_source,
+        "skill_table": [
+            {
+                "slot": row.slot.value,
+                "name": row.name,
+                "tier": row.tier.value,
+                "hits": {skill.value: [list(m) for m in matches] for skill, matches in row.hits},
+                "primary": _enum_or_none(row.primary),
+                "secondary": _enum_or_none(row.secondary),
+                "points": row.points,
+            }
+            for row in b.skill_table
+        ],
+        "skill_scores": {skill.value: n for skill, n in b.skill_scores},
+        "skill_tie_break": [
+            {
+                "slot": e.slot.value,
+                "name": e.name,
+                "tier": e.tier.value,
+                "equipped": e.equipped,
+                "primary": _enum_or_none(e.primary),
+                "secondary": _enum_or_none(e.secondary),
+                "picked": _enum_or_none(e.picked),
+            }
+            for e in b.skill_tie_break
+        ],
+        "stat_layers": [
+            {
+                "layer": layer.layer,
+                "atk": layer.atk,
+                "hp": layer.hp,
+                "def": layer.def_,
+                "ability": layer.ability,
+            }
+            for layer in b.stat_layers
+        ],
+        "undercharge": [
+            {
+                "nrg": row.nrg,
+                "deficit": row.deficit,
+                "stat_cut_percent": row.stat_cut_percent,
+                "atk": row.atk,
+                "def": row.def_,
+                "effects": {slot.value: v for slot, v in row.effects},
+                "skill_active": row.skill_active,
+            }
+            for row in b.undercharge
+        ],
+        "trace": [
+            {"code": s.code, "params": _plain(s.params), "value": _plain(s.value)} for s in b.trace
+        ],
+    }
+
+
+def dumps(data: Any, *, indent: int | None = 2) -> str:
+    """JSON text of plain data (UTF-8 friendly, stable key order as built)."""
+    return json.dumps(data, ensure_ascii=False, indent=indent)
