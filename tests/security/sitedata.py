@@ -1,0 +1,227 @@
+"""Helpers shared by the security and fuzz tests: a small site to test, and a crawler.
+
+`populate()` fills the test database with a small collection and the wiki pages, using the
+same steps as `manage.py load_demo` (core.management.commands.load_demo.DEMO_STEPS) but with
+a small collection so it stays fast. `crawl()` walks the site from its home pages the way a
+visitor would, following links, bounded per URL pattern, and returns every response.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
+
+from django.core.management import call_command, get_commands
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
+
+SMALL_COLLECTION = 30
+
+
+def populate() -> list[str]:
+    """Load a small demo site into the (test) database; returns what was loaded."""
+    from django.apps import apps
+
+    from core.management.commands.load_demo import DEMO_STEPS
+
+    loaded = []
+    commands = get_commands()
+    for label, model_label, command, kwargs in DEMO_STEPS:
+        if command not in commands:
+            continue
+        model = apps.get_model(model_label)
+        if model.objects.exists():
+            continue
+        options = dict(kwargs)
+        if command == "generate_collection":
+            options["size"] = SMALL_COLLECTION
+        call_command(command, verbosity=0, **options)
+        loaded.append(label)
+    if "generate_collection" in commands and not any(
+        step[2] == "generate_collection" for step in DEMO_STEPS
+    ):
+        call_command("generate_collection", size=SMALL_COLLECTION, verbosity=0)
+        loaded.append("collection")
+    return loaded
+
+
+# --- URL patterns ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One URL pattern of the site: its reverse name and its converters (kwarg → converter)."""
+
+    name: str
+    route: str
+    converters: tuple[tuple[str, object], ...]
+    i18n: bool
+
+
+def url_patterns(skip_namespaces: Iterable[str] = ("admin",)) -> list[Pattern]:
+    """Every named URL pattern, admin excluded by default."""
+    skip = set(skip_namespaces)
+    found: list[Pattern] = []
+
+    def walk(patterns, namespace: str, route: str, converters: dict, i18n: bool) -> None:
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                if entry.namespace in skip:
+                    continue
+                ns = namespace
+                if entry.namespace:
+                    ns = f"{namespace}:{entry.namespace}" if namespace else entry.namespace
+                is_i18n = i18n or type(entry.pattern).__name__ == "LocalePrefixPattern"
+                walk(
+                    entry.url_patterns,
+                    ns,
+                    route + str(entry.pattern),
+                    {**converters, **getattr(entry.pattern, "converters", {})},
+                    is_i18n,
+                )
+            elif isinstance(entry, URLPattern) and entry.name:
+                name = f"{namespace}:{entry.name}" if namespace else entry.name
+                convs = {**converters, **getattr(entry.pattern, "converters", {})}
+                found.append(
+                    Pattern(name, route + str(entry.pattern), tuple(sorted(convs.items())), i18n)
+                )
+
+    walk(get_resolver().url_patterns, "", "/", {}, False)
+    unique = {p.name: p for p in found}
+    return sorted(unique.values(), key=lambda p: p.name)
+
+
+def pattern_of(path: str) -> str | None:
+    """The namespaced name of the pattern that serves `path`, or None."""
+    try:
+        match = resolve(urlsplit(path).path)
+    except Resolver404:
+        return None
+    return match.view_name
+
+
+# --- HTML: links and forms ------------------------------------------------------------------
+
+
+@dataclass
+class Form:
+    """A POST endpoint found on a page: a <form method=post> or an element with hx-post."""
+
+    page: str
+    action: str
+    fields: list[tuple[str, str]] = field(default_factory=list)
+    htmx: bool = False
+
+
+class _PageParser(HTMLParser):
+    def __init__(self, page: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.page = page
+        self.links: list[str] = []
+        self.forms: list[Form] = []
+        self._form: Form | None = None
+        self._select: str | None = None
+        self._select_value: str | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        for key in ("href", "hx-get", "action", "src"):
+            if a.get(key):
+                self.links.append(urljoin(self.page, a[key]))
+        if tag == "form":
+            method = a.get("method", "get").lower()
+            if method == "post" or a.get("hx-post"):
+                action = a.get("hx-post") or a.get("action") or self.page
+                self._form = Form(
+                    self.page, urljoin(self.page, action), htmx=bool(a.get("hx-post"))
+                )
+                self.forms.append(self._form)
+            else:
+                self._form = None
+        elif a.get("hx-post"):
+            self.forms.append(Form(self.page, urljoin(self.page, a["hx-post"]), htmx=True))
+        if self._form is not None:
+            name = a.get("name")
+            if tag == "input" and name:
+                kind = a.get("type", "text").lower()
+                if kind in ("checkbox", "radio") and "checked" not in a:
+                    return
+                if kind in ("submit", "button", "image"):
+                    return
+                self._form.fields.append((name, a.get("value", "")))
+            elif tag == "button" and name and a.get("type", "submit") == "submit":
+                self._form.fields.append((name, a.get("value", "")))
+            elif tag == "textarea" and name:
+                self._form.fields.append((name, ""))
+            elif tag == "select" and name:
+                self._select, self._select_value = name, None
+            elif tag == "option" and self._select and self._select_value is None:
+                self._select_value = a.get("value", "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "select" and self._select and self._form is not None:
+            self._form.fields.append((self._select, self._select_value or ""))
+            self._select = None
+        elif tag == "form":
+            self._form = None
+
+
+def parse_page(page: str, html: str) -> tuple[list[str], list[Form]]:
+    parser = _PageParser(page)
+    parser.feed(html)
+    return parser.links, parser.forms
+
+
+# --- the crawler -----------------------------------------------------------------------------
+
+SKIP_PREFIXES = ("/static/", "/media/")
+ADMIN = re.compile(r"^/[a-z]{2}/admin/")
+
+
+@dataclass
+class Crawl:
+    responses: dict[str, object] = field(default_factory=dict)  # path → response
+    forms: list[Form] = field(default_factory=list)
+
+    def patterns_seen(self) -> set[str]:
+        return {n for n in (pattern_of(p) for p in self.responses) if n}
+
+    def html_pages(self) -> dict[str, object]:
+        return {
+            p: r
+            for p, r in self.responses.items()
+            if r.status_code == 200 and r.get("Content-Type", "").startswith("text/html")
+        }
+
+
+def crawl(
+    client, starts: Iterable[str], per_pattern: int = 4, limit: int = 250, htmx: bool = False
+) -> Crawl:
+    """Breadth-first over internal links, at most `per_pattern` URLs per URL pattern."""
+    result = Crawl()
+    queue = list(starts)
+    per: Counter[str] = Counter()
+    headers = {"HX-Request": "true"} if htmx else {}
+    while queue and len(result.responses) < limit:
+        url = queue.pop(0)
+        parts = urlsplit(url)
+        if parts.netloc not in ("testserver", ""):
+            continue
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        if path in result.responses or path.startswith(SKIP_PREFIXES) or ADMIN.match(path):
+            continue
+        name = pattern_of(path) or "?"
+        if per[name] >= per_pattern:
+            continue
+        per[name] += 1
+        response = client.get(path, headers=headers)
+        result.responses[path] = response
+        content_type = response.get("Content-Type", "")
+        if response.status_code == 200 and content_type.startswith("text/html"):
+            links, forms = parse_page(path, response.content.decode("utf-8", errors="replace"))
+            result.forms.extend(forms)
+            queue.extend(link for link in links if link not in result.responses)
+    return result

@@ -1,0 +1,119 @@
+"""The admin requires staff, and the Editors group can change wiki pages but not card data."""
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth.models import Group, Permission
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+EDITORS = "Editors"
+
+
+def admin_urls() -> list[str]:
+    """The admin index and every registered model's list and add pages."""
+    urls = [reverse("admin:index")]
+    for model in admin.site._registry:
+        meta = model._meta
+        urls.append(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
+        urls.append(reverse(f"admin:{meta.app_label}_{meta.model_name}_add"))
+    return urls
+
+
+def assert_sent_to_login(response, url: str) -> None:
+    assert response.status_code == 302, (url, response.status_code)
+    assert response["Location"].startswith(reverse("admin:login")), (url, response["Location"])
+
+
+def test_anonymous_visitors_are_sent_to_the_login_page(client):
+    for url in admin_urls():
+        assert_sent_to_login(client.get(url), url)
+
+
+def test_a_logged_in_non_staff_user_is_sent_to_the_login_page(client, django_user_model):
+    user = django_user_model.objects.create_user("player", password="pw-player-123")
+    # Even with every permission: the admin is for staff only.
+    user.user_permissions.set(Permission.objects.all())
+    client.force_login(user)
+    for url in admin_urls():
+        assert_sent_to_login(client.get(url), url)
+    response = client.post(reverse("admin:auth_user_add"), {"username": "intruder"})
+    assert_sent_to_login(response, "POST user add")
+    assert not django_user_model.objects.filter(username="intruder").exists()
+
+
+def test_staff_without_permissions_see_the_index_but_no_model(client, django_user_model):
+    user = django_user_model.objects.create_user("staff", password="pw-staff-123", is_staff=True)
+    client.force_login(user)
+    assert client.get(reverse("admin:index")).status_code == 200
+    for url in admin_urls()[1:]:
+        assert client.get(url).status_code == 403, url
+
+
+def test_superusers_can_open_every_admin_list_and_add_page(admin_client):
+    for url in admin_urls():
+        assert admin_client.get(url).status_code == 200, url
+
+
+# --- the Editors group -------------------------------------------------------------------
+
+
+def card_models():
+    try:
+        config = apps.get_app_config("cards")
+    except LookupError:
+        return []
+    return list(config.get_models())
+
+
+@pytest.fixture
+def editor(client, django_user_model):
+    if not card_models():
+        pytest.skip("The cards app has no models yet (issue 4): nothing to protect.")
+    group = Group.objects.filter(name=EDITORS).first()
+    if group is None:
+        pytest.skip("No Editors group yet (the wiki creates it, issue 5).")
+    user = django_user_model.objects.create_user("editor", password="pw-editor-123", is_staff=True)
+    user.groups.add(group)
+    client.force_login(user)
+    return user
+
+
+def test_editors_hold_no_permission_to_change_card_data(editor):
+    for model in card_models():
+        meta = model._meta
+        for action in ("add", "change", "delete"):
+            perm = f"{meta.app_label}.{action}_{meta.model_name}"
+            assert not editor.has_perm(perm), perm
+
+
+def test_editors_cannot_change_card_data_in_the_admin(client, editor):
+    for model in card_models():
+        if model not in admin.site._registry:
+            continue
+        meta = model._meta
+        base = f"admin:{meta.app_label}_{meta.model_name}"
+        assert client.get(reverse(f"{base}_add")).status_code == 403, model
+        response = client.post(reverse(f"{base}_add"), {})
+        assert response.status_code == 403, model
+        obj = model.objects.first()
+        if obj is not None:
+            change = reverse(f"{base}_change", args=[obj.pk])
+            response = client.post(change, {})
+            assert response.status_code == 403, model
+            delete = reverse(f"{base}_delete", args=[obj.pk])
+            assert client.post(delete, {"post": "yes"}).status_code == 403, model
+            assert model.objects.filter(pk=obj.pk).exists()
+
+
+def test_editors_can_edit_wiki_pages(client, editor):
+    try:
+        page_model = apps.get_model("wiki", "Page")
+    except LookupError:
+        pytest.skip("No wiki Page model yet (issue 5).")
+    if page_model not in admin.site._registry:
+        pytest.skip("The wiki Page admin is not registered yet (issue 5).")
+    assert editor.has_perm("wiki.change_page")
+    url = reverse("admin:wiki_page_changelist")
+    assert client.get(url).status_code == 200

@@ -1,0 +1,126 @@
+"""CSRF is enforced on every POST, htmx requests included.
+
+Three checks: no view in the URLconf is exempt; a POST without a token to any page of the
+site (from a crawl) is refused with 403; and every POST endpoint the pages offer (forms and
+hx-post elements) accepts the same request once it carries the token, the way the page
+sends it (a form field, or htmx's X-CSRFToken header from hx-headers on <body>).
+"""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.security.sitedata import Form, crawl
+from tests.security.test_csp import start_urls
+
+pytestmark = pytest.mark.django_db
+
+HX_HEADERS_TOKEN = re.compile(r"hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'")
+
+
+def views():
+    def walk(patterns):
+        for entry in patterns:
+            if isinstance(entry, URLResolver):
+                yield from walk(entry.url_patterns)
+            elif isinstance(entry, URLPattern):
+                yield entry
+
+    return list(walk(get_resolver().url_patterns))
+
+
+def test_no_view_is_exempt_from_csrf():
+    exempt = [
+        f"{p.pattern} → {p.lookup_str}"
+        for p in views()
+        if getattr(p.callback, "csrf_exempt", False)
+    ]
+    assert not exempt, exempt
+
+
+def csrf_client() -> Client:
+    return Client(enforce_csrf_checks=True)
+
+
+@pytest.fixture
+def pages_and_forms(client, site):
+    result = crawl(client, start_urls("en") + start_urls("ru"))
+    # The admin login is a POST endpoint on every site.
+    admin_login = Form(
+        "/en/admin/login/", "/en/admin/login/", [("username", "x"), ("password", "y")]
+    )
+    forms = [*result.forms, admin_login]
+    return list(result.responses), forms
+
+
+def test_a_post_without_a_token_is_refused_everywhere(pages_and_forms):
+    paths, forms = pages_and_forms
+    targets = sorted(set(paths) | {f.action.replace("http://testserver", "") for f in forms})
+    c = csrf_client()
+    accepted = {}
+    for path in targets:
+        for headers in ({}, {"HX-Request": "true"}):
+            response = c.post(path, {"anything": "1"}, headers=headers)
+            if response.status_code != 403:
+                accepted[f"{path} {headers}"] = response.status_code
+    assert not accepted, accepted
+
+
+def test_a_forged_token_is_refused(pages_and_forms):
+    _, forms = pages_and_forms
+    c = csrf_client()
+    c.get("/en/")
+    for form in forms:
+        response = c.post(
+            form.action,
+            dict(form.fields),
+            headers={"HX-Request": "true", "X-CSRFToken": "x" * 64},
+        )
+        assert response.status_code == 403, form.action
+        data = [*form.fields, ("csrfmiddlewaretoken", "y" * 64)]
+        response = c.post(form.action, _encode(data), content_type=FORM)
+        assert response.status_code == 403, form.action
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def _encode(fields) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode(fields)
+
+
+def test_every_post_endpoint_accepts_the_token_its_page_provides(pages_and_forms):
+    _, forms = pages_and_forms
+    refused = {}
+    for form in forms:
+        c = csrf_client()
+        page = c.get(form.page)
+        assert page.status_code == 200, form.page
+        html = page.content.decode()
+        if form.htmx:
+            found = HX_HEADERS_TOKEN.search(html)
+            assert found, f"{form.page}: no hx-headers CSRF token on <body>"
+            response = c.post(
+                form.action,
+                _encode(form.fields),
+                content_type=FORM,
+                headers={"HX-Request": "true", "X-CSRFToken": found.group(1)},
+            )
+        else:
+            found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
+            assert found, f"{form.page}: a POST form without {{% csrf_token %}}"
+            data = [(k, v) for k, v in form.fields if k != "csrfmiddlewaretoken"]
+            data.append(("csrfmiddlewaretoken", found.group(1)))
+            response = c.post(form.action, _encode(data), content_type=FORM)
+        if response.status_code == 403:
+            refused[f"{form.page} → {form.action}"] = response.content.decode()[:200]
+    assert not refused, refused
+
+
+def test_htmx_pages_put_the_token_in_hx_headers(client):
+    html = client.get("/en/").content.decode()
+    assert HX_HEADERS_TOKEN.search(html)
