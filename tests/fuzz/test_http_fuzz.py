@@ -1,0 +1,226 @@
+"""Hypothesis-generated requests against every public URL pattern: never a 5xx.
+
+For each named pattern of the URLconf (the admin excepted), requests are built from random
+values for its path converters (shaped by the converter's regex, plus real values found by
+crawling the site), random query strings (the site's own parameter names and random ones,
+with hostile values), random form bodies for POST, both languages, with and without
+HX-Request. Every response must be below 500 and carry the Content-Security-Policy header.
+
+Bounded and deterministic: derandomized Hypothesis, a fixed number of examples spread over
+the patterns, no example database. A failure names the exact request to reproduce it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import pytest
+from django.urls import NoReverseMatch, resolve, reverse
+from django.utils import translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.security.sitedata import Pattern, crawl, populate, url_patterns
+from tests.security.test_csp import start_urls
+
+pytestmark = pytest.mark.django_db
+
+TOTAL_EXAMPLES = 700  # spread over all patterns; keeps the whole file well under a minute
+MIN_EXAMPLES = 10
+HOSTILE = [
+    "",
+    " ",
+    "0",
+    "-1",
+    "1e309",
+    "NaN",
+    "99999999999999999999999",
+    "9223372036854775808",
+    "-9223372036854775809",
+    "\x00",
+    "a\x00b",
+    "%",
+    "%%%",
+    "' OR 1=1 --",
+    '"',
+    "<script>alert(1)</script>",
+    "../../etc/passwd",
+    "r:",
+    ":",
+    "r:legendary s:arcane rank<=80 head:crown supply<=3 burned>=1",
+    'head:"unterminated',
+    "rank<=abc",
+    "редкость",
+    "ＲＡＲＩＴＹ",
+    "\ud7ff",
+    "x" * 600,
+]
+HEADER_SETS = [
+    {},
+    {"HX-Request": "true"},
+    {"HX-Request": "true", "HX-Target": "main", "HX-Trigger": "x"},
+    {"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    {"Accept": "application/json"},
+]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the crawl taught: real kwargs per pattern, and the site's parameter names."""
+
+    kwargs: dict[str, list[dict[str, str]]]
+    params: list[str]
+
+
+def learn(client) -> Probe:
+    result = crawl(client, start_urls("en") + start_urls("ru"), per_pattern=6)
+    kwargs: dict[str, list[dict[str, str]]] = {}
+    params = {"q", "page", "sort", "order", "lang", "next"}
+    for path in result.responses:
+        parts = urlsplit(path)
+        params.update(k for k, _ in parse_qsl(parts.query, keep_blank_values=True))
+        try:
+            match = resolve(parts.path)
+        except Exception:
+            continue
+        if match.kwargs:
+            kwargs.setdefault(match.view_name, []).append(
+                {k: str(v) for k, v in match.kwargs.items()}
+            )
+    for form in result.forms:
+        params.update(name for name, _ in form.fields)
+    params.discard("csrfmiddlewaretoken")
+    return Probe(kwargs, sorted(params))
+
+
+def converter_values(converter) -> st.SearchStrategy[str]:
+    name = type(converter).__name__
+    shaped = st.from_regex(f"(?:{converter.regex})", fullmatch=True)
+    extra: list[st.SearchStrategy[str]] = []
+    if name == "IntConverter":
+        extra.append(st.integers(min_value=0, max_value=2**80).map(str))
+        extra.append(st.sampled_from(["0", "1", "9223372036854775807", "9223372036854775808"]))
+    return st.one_of(shaped, *extra)
+
+
+def path_kwargs(pattern: Pattern, probe: Probe) -> st.SearchStrategy[dict[str, str]]:
+    if not pattern.converters:
+        return st.just({})
+    random_kwargs = st.fixed_dictionaries(
+        {name: converter_values(conv) for name, conv in pattern.converters}
+    )
+    real = probe.kwargs.get(pattern.name)
+    return st.one_of(st.sampled_from(real), random_kwargs) if real else random_kwargs
+
+
+def query_strings(probe: Probe) -> st.SearchStrategy[str]:
+    key = st.one_of(st.sampled_from(probe.params), st.text(max_size=8))
+    value = st.one_of(
+        st.sampled_from(HOSTILE),
+        st.text(max_size=40),
+        st.integers(min_value=-(2**70), max_value=2**70).map(str),
+    )
+    return st.lists(st.tuples(key, value), max_size=4).map(urlencode)
+
+
+def build_path(pattern: Pattern, lang: str, kwargs: dict[str, str]) -> str | None:
+    with translation.override(lang):
+        try:
+            return reverse(pattern.name, kwargs=kwargs)
+        except NoReverseMatch:
+            return None
+
+
+def check(response, request: str) -> None:
+    assert response.status_code < 500, f"{response.status_code} for {request}"
+    if not 300 <= response.status_code < 400:  # a redirect has no content to protect
+        assert response.has_header("Content-Security-Policy"), f"no CSP header for {request}"
+
+
+def send(client, method: str, url: str, body: str, headers: dict[str, str]) -> None:
+    if method == "GET":
+        request = f"GET {url!r} headers={headers}"
+    else:
+        request = f"POST {url!r} body={body!r} headers={headers}"
+    try:
+        if method == "GET":
+            response = client.get(url, headers=headers)
+        else:
+            response = client.post(
+                url, body, content_type="application/x-www-form-urlencoded", headers=headers
+            )
+    except Exception as exc:
+        raise AssertionError(f"{type(exc).__name__}: {exc} for {request}") from exc
+    check(response, request)
+
+
+def fuzzer(client, probe: Probe, pattern: Pattern, method: str, examples: int):
+    """A Hypothesis test for one pattern; calling it runs the examples."""
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        lang=st.sampled_from(["en", "ru"]),
+        kwargs=path_kwargs(pattern, probe),
+        query=query_strings(probe),
+        headers=st.sampled_from(HEADER_SETS),
+        body=query_strings(probe),
+    )
+    def run(lang, kwargs, query, headers, body):
+        path = build_path(pattern, lang, kwargs)
+        if path is not None:
+            send(client, method, f"{path}?{query}" if query else path, body, headers)
+
+    return run
+
+
+def fuzz_patterns(client, probe: Probe, method: str) -> dict[str, str]:
+    """Fuzz each pattern; return {pattern: failure} for every one that failed."""
+    patterns = url_patterns()
+    examples = max(MIN_EXAMPLES, TOTAL_EXAMPLES // max(1, len(patterns)) // 2)
+    failures: dict[str, str] = {}
+    for pattern in patterns:
+        try:
+            fuzzer(client, probe, pattern, method, examples)()
+        except AssertionError as exc:
+            failures[pattern.name] = str(exc).splitlines()[0]
+    return failures
+
+
+@pytest.fixture
+def probe(client, db) -> Probe:
+    populate()
+    return learn(client)
+
+
+def test_random_get_requests_never_fail(client, probe):
+    failures = fuzz_patterns(client, probe, "GET")
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+def test_random_post_bodies_never_fail(client, probe):
+    # The test client skips CSRF checks, so random bodies reach the views themselves.
+    failures = fuzz_patterns(client, probe, "POST")
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(
+    prefix=st.sampled_from(["", "en/", "ru/", "en/wiki/", "ru/cards/", "en/play/", "api/"]),
+    junk=st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=30),
+    headers=st.sampled_from(HEADER_SETS),
+)
+def test_random_paths_are_answered_without_a_server_error(prefix, junk, headers):
+    from urllib.parse import quote
+
+    from django.test import Client
+
+    url = "/" + prefix + quote(junk, safe="/")
+    response = Client().get(url, headers=headers)
+    check(response, f"GET {url!r} headers={headers}")
