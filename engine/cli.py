@@ -18,6 +18,7 @@ from typing import NoReturn, TextIO
 
 from engine.derive import derive
 from engine.serialize import breakdown_to_json, dumps, parse_card
+from engine.simulate import simulate_arguments, simulate_run
 from engine.types import InvalidCardError
 
 __all__ = ["COMMANDS", "EXIT_BAD_INPUT", "Command", "UsageError", "main", "read_input"]
@@ -73,7 +74,7 @@ def _derive_run(args: argparse.Namespace, out: TextIO) -> int:
 
 COMMANDS: list[Command] = [
     Command("derive", _derive_arguments, _derive_run),
-    # Command("simulate", ...) — added with the match engine (engine/match.py).
+    Command("simulate", simulate_arguments, simulate_run),  # engine/simulate.py
 ]
 
 

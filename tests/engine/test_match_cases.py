@@ -1,0 +1,161 @@
+"""The match scenario table: tests/engine/match_cases/*.toml, one file per rule of RULES.md §6.
+
+Each case names two decks (cards defined in the file's [cards] table), a list of actions
+("a pick 0", "b boost switch 1", "a commit", "b surrender", or {repeat = N, actions = [...]})
+and a hand-computed expectation. A failure prints the whole event log.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.match import (
+    SIDES,
+    Boost,
+    Commit,
+    IllegalActionError,
+    InvalidDeckError,
+    MatchState,
+    Pick,
+    Surrender,
+    apply,
+    card_from_json,
+    new_match,
+    opening_events,
+)
+
+CASES_DIR = Path(__file__).parent / "match_cases"
+
+
+def _load_cases() -> list[Any]:
+    params = []
+    for path in sorted(CASES_DIR.glob("*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        cards = data.get("cards", {})
+        for case in data["case"]:
+            params.append(pytest.param(cards, case, id=f"{path.stem}: {case['name']}"))
+    return params
+
+
+def _card(cards: dict[str, Any], key: str):
+    raw = dict(cards[key])
+    raw.setdefault("id", key)
+    raw.setdefault("name", key.replace("_", " ").title())
+    return card_from_json(raw)
+
+
+def _actions(items: list[Any]) -> list[Any]:
+    out = []
+    for item in items:
+        if isinstance(item, dict):
+            for _ in range(item["repeat"]):
+                out.extend(_actions(item["actions"]))
+            continue
+        words = item.split()
+        side = SIDES.index(words[0])
+        verb = words[1]
+        if verb == "pick":
+            out.append(Pick(side, int(words[2])))
+        elif verb == "boost":
+            out.append(Boost(side, words[2], int(words[3]) if len(words) > 3 else None))
+        elif verb == "commit":
+            out.append(Commit(side))
+        elif verb == "surrender":
+            out.append(Surrender(side))
+        else:  # pragma: no cover - a typo in a case file
+            raise AssertionError(f"unknown action {item!r}")
+    return out
+
+
+def _matches(event, want: dict[str, Any]) -> bool:
+    if event.code != want["code"]:
+        return False
+    return all(event.params.get(k, object()) == v for k, v in want.get("params", {}).items())
+
+
+def _check(state: MatchState, log: list[Any], expect: dict[str, Any]) -> list[str]:
+    problems = []
+    p = state.players
+
+    def same(label: str, got: Any, want: Any) -> None:
+        if got != want:
+            problems.append(f"{label}: got {got!r}, expected {want!r}")
+
+    if "hero" in expect:
+        same("hero", [p[0].hero_hp, p[1].hero_hp], expect["hero"])
+    if "nrg" in expect:
+        same("nrg", [p[0].nrg, p[1].nrg], expect["nrg"])
+    if "round" in expect:
+        same("round", state.round, expect["round"])
+    if "initiative" in expect:
+        same("initiative", SIDES[state.initiative], expect["initiative"])
+    if "result" in expect:
+        same("result", state.result, expect["result"])
+    if "reason" in expect:
+        same("reason", state.end_reason, expect["reason"])
+    if "over" in expect:
+        same("over", state.over, expect["over"])
+    for key, attr in (("card_hp", "card_hp"), ("card_def", "card_def")):
+        for side, want in expect.get(key, {}).items():
+            same(f"{key}.{side}", list(getattr(p[SIDES.index(side)], attr)), want)
+    for side, want in expect.get("field", {}).items():
+        dep = p[SIDES.index(side)].field
+        same(f"field.{side}", -1 if dep is None else dep.card, want)
+    codes = [e.code for e in log]
+    for code in expect.get("absent", []):
+        if code in codes:
+            problems.append(f"event {code} should not occur")
+    for want in expect.get("absent_events", []):
+        if any(_matches(e, want) for e in log):
+            problems.append(f"no event should match {want}")
+    # Expected events form an ordered subsequence of the log.
+    position = 0
+    for want in expect.get("events", []):
+        while position < len(log) and not _matches(log[position], want):
+            position += 1
+        if position == len(log):
+            problems.append(f"missing (in this order) event {want}")
+            break
+        position += 1
+    return problems
+
+
+@pytest.mark.parametrize(("cards", "case"), _load_cases())
+def test_match_case(cards, case):
+    expect = case.get("expect", {})
+    deck_a = [_card(cards, k) for k in case["a"]]
+    deck_b = [_card(cards, k) for k in case["b"]]
+    if "deck_error" in expect:
+        with pytest.raises(InvalidDeckError) as info:
+            new_match(deck_a, deck_b)
+        assert info.value.code == expect["deck_error"], str(info.value)
+        return
+    state = new_match(deck_a, deck_b, seed=0)
+    log = list(opening_events(state))
+    actions = _actions(case.get("actions", []))
+    error = None
+    for i, action in enumerate(actions):
+        try:
+            new_state, events = apply(state, action)
+        except IllegalActionError as exc:
+            assert i == len(actions) - 1, f"unexpected {exc.code} at action {i}: {exc}"
+            error = exc
+            break
+        state = new_state
+        log.extend(events)
+    dump = "\n".join(json.dumps(e.to_json(), ensure_ascii=False) for e in log)
+    if "error" in expect:
+        assert error is not None, f"expected {expect['error']}, the action was accepted\n{dump}"
+        assert error.code == expect["error"], f"{error.code}: {error}\n{dump}"
+        # The state is a frozen value: applying the refused action again still raises.
+        with pytest.raises(IllegalActionError):
+            apply(state, actions[-1])
+    else:
+        assert error is None, f"{error.code}: {error}\n{dump}"
+    problems = _check(state, log, expect)
+    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + dump
