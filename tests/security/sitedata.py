@@ -12,11 +12,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from django.core.management import call_command, get_commands
 from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
+
+from bench.htmlforms import Form, parse_page
 
 SMALL_COLLECTION = 30
 
@@ -101,78 +102,6 @@ def pattern_of(path: str) -> str | None:
     except Resolver404:
         return None
     return match.view_name
-
-
-# --- HTML: links and forms ------------------------------------------------------------------
-
-
-@dataclass
-class Form:
-    """A POST endpoint found on a page: a <form method=post> or an element with hx-post."""
-
-    page: str
-    action: str
-    fields: list[tuple[str, str]] = field(default_factory=list)
-    htmx: bool = False
-
-
-class _PageParser(HTMLParser):
-    def __init__(self, page: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self.page = page
-        self.links: list[str] = []
-        self.forms: list[Form] = []
-        self._form: Form | None = None
-        self._select: str | None = None
-        self._select_value: str | None = None
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        a = {k: v or "" for k, v in attrs}
-        for key in ("href", "hx-get", "action", "src"):
-            if a.get(key):
-                self.links.append(urljoin(self.page, a[key]))
-        if tag == "form":
-            method = a.get("method", "get").lower()
-            if method == "post" or a.get("hx-post"):
-                action = a.get("hx-post") or a.get("action") or self.page
-                self._form = Form(
-                    self.page, urljoin(self.page, action), htmx=bool(a.get("hx-post"))
-                )
-                self.forms.append(self._form)
-            else:
-                self._form = None
-        elif a.get("hx-post"):
-            self.forms.append(Form(self.page, urljoin(self.page, a["hx-post"]), htmx=True))
-        if self._form is not None:
-            name = a.get("name")
-            if tag == "input" and name:
-                kind = a.get("type", "text").lower()
-                if kind in ("checkbox", "radio") and "checked" not in a:
-                    return
-                if kind in ("submit", "button", "image"):
-                    return
-                self._form.fields.append((name, a.get("value", "")))
-            elif tag == "button" and name and a.get("type", "submit") == "submit":
-                self._form.fields.append((name, a.get("value", "")))
-            elif tag == "textarea" and name:
-                self._form.fields.append((name, ""))
-            elif tag == "select" and name:
-                self._select, self._select_value = name, None
-            elif tag == "option" and self._select and self._select_value is None:
-                self._select_value = a.get("value", "")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "select" and self._select and self._form is not None:
-            self._form.fields.append((self._select, self._select_value or ""))
-            self._select = None
-        elif tag == "form":
-            self._form = None
-
-
-def parse_page(page: str, html: str) -> tuple[list[str], list[Form]]:
-    parser = _PageParser(page)
-    parser.feed(html)
-    return parser.links, parser.forms
 
 
 # --- the crawler -----------------------------------------------------------------------------

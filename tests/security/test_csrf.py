@@ -75,11 +75,11 @@ def test_a_forged_token_is_refused(pages_and_forms):
     for form in forms:
         response = c.post(
             form.action,
-            dict(form.fields),
+            dict(form.data()),
             headers={"HX-Request": "true", "X-CSRFToken": "x" * 64},
         )
         assert response.status_code == 403, form.action
-        data = [*form.fields, ("csrfmiddlewaretoken", "y" * 64)]
+        data = [*form.data(), ("csrfmiddlewaretoken", "y" * 64)]
         response = c.post(form.action, _encode(data), content_type=FORM)
         assert response.status_code == 403, form.action
 
@@ -106,14 +106,14 @@ def test_every_post_endpoint_accepts_the_token_its_page_provides(pages_and_forms
             assert found, f"{form.page}: no hx-headers CSRF token on <body>"
             response = c.post(
                 form.action,
-                _encode(form.fields),
+                _encode(form.data()),
                 content_type=FORM,
                 headers={"HX-Request": "true", "X-CSRFToken": found.group(1)},
             )
         else:
             found = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)
             assert found, f"{form.page}: a POST form without {{% csrf_token %}}"
-            data = [(k, v) for k, v in form.fields if k != "csrfmiddlewaretoken"]
+            data = [(k, v) for k, v in form.data() if k != "csrfmiddlewaretoken"]
             data.append(("csrfmiddlewaretoken", found.group(1)))
             response = c.post(form.action, _encode(data), content_type=FORM)
         if response.status_code == 403:
