@@ -71,6 +71,28 @@ def manage(args: list[str], env: dict[str, str], timeout: float) -> subprocess.C
     )
 
 
+def prepare_copy(source: Path, target: Path, env: dict[str, str]) -> list[str]:
+    """Copy the demo database, bring the copy's schema up to date and fill what is missing
+    (`load_demo` leaves loaded content alone), and collect the static files.
+    Returns notes on what had to be done."""
+    notes = []
+    copy_sqlite(source, target)
+    for args in (["migrate", "--noinput"], ["load_demo"]):
+        started = time.monotonic()
+        result = manage(args, env, timeout=600)
+        if result.returncode != 0:
+            tail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+            raise RuntimeError(f"manage.py {' '.join(args)} failed on the copy: {tail}")
+        took = time.monotonic() - started
+        if took > 5:
+            notes.append(f"{args[0]} on the database copy took {took:.0f} s")
+    # Cheap when nothing changed, and a missing manifest entry would be a 500 under load.
+    result = manage(["collectstatic", "--noinput", "--verbosity", "0"], env, timeout=300)
+    if result.returncode != 0:
+        raise RuntimeError(f"collectstatic failed: {result.stderr.strip().splitlines()[-3:]}")
+    return notes
+
+
 def has_command(name: str, env: dict[str, str]) -> bool:
     """Whether `manage.py NAME` exists, asked without running it."""
     result = manage(["help", name], env, timeout=60)

@@ -36,7 +36,6 @@ from bench.harness import (
     ROOT,
     Request,
     Stats,
-    copy_sqlite,
     django_env,
     fetch,
     gunicorn,
@@ -44,6 +43,7 @@ from bench.harness import (
     has_command,
     links,
     manage,
+    prepare_copy,
     temp_dir,
 )
 
@@ -338,10 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     with temp_dir("codex-bench-") as tmp_name:
         tmp = Path(tmp_name)
         db = tmp / "bench.sqlite3"
-        copy_sqlite(args.database, db)
         env = django_env(db)
-        if not (ROOT / "staticfiles" / "staticfiles.json").exists():
-            manage(["collectstatic", "--noinput", "--verbosity", "0"], env, timeout=120)
+        for note in prepare_copy(args.database, db, env):
+            print(f"({note})", flush=True)
         with gunicorn(env, tmp / "server.log") as server:
             targets = discover(server.port, args.query)
             per = min(args.duration, max(1.0, (budget.left() - 110) / len(targets) / 1.25))
