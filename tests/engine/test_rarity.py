@@ -1,0 +1,74 @@
+"""engine.rarity units: tiers, exact scores and their display, rule order."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from engine.data import RULE_KEYS
+from engine.derive import derive
+from engine.rarity import decide_rarity, format_score, tier_of, wardrobe_score
+from engine.types import AttributeSpec, CardSpec, Rarity, Slot, Tier
+
+
+def plain(**supplies: int) -> CardSpec:
+    return CardSpec(
+        1,
+        "Pup",
+        tuple(AttributeSpec(s, f"Plain {s}", supplies.get(s.value, 500)) for s in Slot),
+    )
+
+
+@pytest.mark.parametrize(
+    ("supply", "tier"),
+    [(1, Tier.UNIQUE), (5, Tier.UNIQUE), (6, Tier.RARE), (25, Tier.RARE), (26, Tier.BASE)],
+)
+def test_tier_edges(supply: int, tier: Tier) -> None:
+    assert tier_of(supply) is tier
+
+
+def test_rarity_order() -> None:
+    assert list(Rarity) == sorted(Rarity)
+    assert Rarity.FREE < Rarity.COMMON < Rarity.RARE < Rarity.EPIC < Rarity.LEGENDARY
+    assert [r.rank for r in Rarity] == [0, 1, 2, 3, 4]
+    assert Rarity.EPIC.next() is Rarity.LEGENDARY
+
+
+def test_score_display_rounds_down() -> None:
+    assert format_score(Fraction(2999999, 1000)) == "2999.9"
+    assert format_score(Fraction(3000)) == "3000.0"
+    assert format_score(Fraction(1, 3)) == "0.3"
+
+
+def test_wardrobe_score_is_exact_and_distinct() -> None:
+    attrs = [AttributeSpec(Slot.HEAD, "A", 3), AttributeSpec(Slot.BODY, "A", 3)]
+    assert wardrobe_score(attrs) == Fraction(2000, 3)
+    assert wardrobe_score([*attrs, AttributeSpec(Slot.HEAD, "A", 3)]) == Fraction(2000, 3)
+    assert wardrobe_score([]) == 0
+
+
+def test_rules_come_in_rule_order() -> None:
+    decision = decide_rarity(plain())
+    assert tuple(r.key for r in decision.rules) == RULE_KEYS
+
+
+def test_breakdown_rule_lookup() -> None:
+    b = derive(plain(head=2))
+    assert b.rule("tier_badge").rarity is Rarity.RARE
+    with pytest.raises(KeyError):
+        b.rule("starter")
+
+
+def test_legendary_has_no_next_tier_and_rules_at_top_have_none() -> None:
+    b = derive(plain(head=1, body=1, paw=1))
+    assert b.rarity is Rarity.LEGENDARY and b.next_tier is None
+    assert b.rule("supply_count").next_tier is None
+
+
+def test_every_lower_card_has_a_path_per_able_rule() -> None:
+    b = derive(plain())
+    assert b.next_tier is not None
+    assert b.next_tier.target is Rarity.RARE
+    # No combo is known, so the combo rule offers no path.
+    assert "combo" not in {p.rule for p in b.next_tier.paths}
