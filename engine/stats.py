@@ -132,11 +132,13 @@ def _stats_core(
     before = (
         _step(
             "stats.base",
-            template=key,
-            atk=template.atk,
-            hp=template.hp,
-            ability=template.ability,
-            **{"def": template.def_},
+            **{
+                "template": key,
+                "atk": template.atk,
+                "hp": template.hp,
+                "def": template.def_,
+                "ability": template.ability,
+            },
         ),
         _step(
             "stats.rarity_bonus", rarity=rarity, atk=bonus.atk, hp=bonus.hp, ability=bonus.ability
@@ -158,10 +160,7 @@ def _stats_core(
         ),
         _step(
             "stats.final",
-            atk=stats.atk,
-            hp=stats.hp,
-            ability=stats.ability,
-            **{"def": stats.def_},
+            **{"atk": stats.atk, "hp": stats.hp, "def": stats.def_, "ability": stats.ability},
         ),
     )
     return layers, stats, before, paw_atk, after
@@ -358,9 +357,11 @@ def _undercharge_core(
             nrg=row.nrg,
             deficit=row.deficit,
             stat_cut_percent=row.stat_cut_percent,
-            atk=row.atk,
-            effects=MappingProxyType(dict(row.effects)),
-            **{"def": row.def_},
+            **{
+                "atk": row.atk,
+                "def": row.def_,
+                "effects": MappingProxyType(dict(row.effects)),
+            },
         )
         for row in rows
     )
