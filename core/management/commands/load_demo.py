@@ -4,7 +4,10 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 # Each step: (label, "app_label.Model" whose emptiness triggers it, command, its options).
-DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = []
+DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = [
+    ("Demo collection", "cards.Card", "generate_collection", {}),
+    ("Wiki pages", "wiki.Page", "load_wiki", {}),
+]
 
 
 class Command(BaseCommand):

@@ -1,0 +1,266 @@
+"""Editing in the admin: revisions, conflicts, preview, history, diff, revert, reports, Editors."""
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import Group, Permission
+from django.urls import reverse
+
+from wiki import services
+from wiki.models import Page, PageRevision
+
+from .conftest import make_page
+
+pytestmark = pytest.mark.django_db
+
+
+def form_data(page: Page, **changes) -> dict:
+    data = {
+        "slug": page.slug,
+        "title_en": page.title_en or "",
+        "title_ru": page.title_ru or "",
+        "summary_en": page.summary_en or "",
+        "summary_ru": page.summary_ru or "",
+        "body_en": page.body_en or "",
+        "body_ru": page.body_ru or "",
+        "section": page.section,
+        "order": page.order,
+        "related": [p.pk for p in page.related.all()],
+        "published": "on" if page.published else "",
+        "edit_summary": "",
+        "base_revision": page.revision_number,
+    }
+    data.update(changes)
+    return {k: v for k, v in data.items() if v != "" or k.startswith(("title", "summary", "body"))}
+
+
+def change_url(page: Page) -> str:
+    return reverse("admin:wiki_page_change", args=[page.pk])
+
+
+def test_adding_a_page_in_the_admin_stores_revision_one(admin_client, admin_user):
+    response = admin_client.post(
+        reverse("admin:wiki_page_add"),
+        {
+            "slug": "energy",
+            "title_en": "Energy",
+            "title_ru": "Энергия",
+            "body_en": "NRG",
+            "body_ru": "",
+            "summary_en": "",
+            "summary_ru": "",
+            "section": "match",
+            "order": 3,
+            "published": "on",
+            "edit_summary": "new page",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    page = Page.objects.get(slug="energy")
+    rev = page.revisions.get()
+    assert (rev.number, rev.author, rev.summary) == (1, admin_user, "new page")
+    assert rev.snapshot["title_ru"] == "Энергия" and page.revision_number == 1
+
+
+def test_every_admin_save_stores_a_revision_with_author_and_summary(admin_client, admin_user):
+    page = make_page("energy", body_en="Old")
+    response = admin_client.post(
+        change_url(page), form_data(page, body_en="New", edit_summary="typo")
+    )
+    assert response.status_code == 302
+    page.refresh_from_db()
+    assert page.body_en == "New" and page.revision_number == 2
+    rev = page.revisions.get(number=2)
+    assert (rev.author, rev.summary, rev.snapshot["body_en"]) == (admin_user, "typo", "New")
+
+
+def test_the_change_form_carries_the_revision_it_was_opened_at(admin_client):
+    page = make_page("energy")
+    services.save_page(page)
+    html = admin_client.get(change_url(page)).content.decode()
+    assert 'name="base_revision" value="2"' in html
+    assert 'name="edit_summary"' in html
+    assert reverse("admin:wiki_page_revisions", args=[page.pk]) in html
+    assert 'formaction="' + reverse("admin:wiki_page_preview") + '?lang=ru"' in html
+
+
+def test_a_stale_form_is_refused_with_the_diff_and_nothing_is_overwritten(admin_client):
+    page = make_page("energy", body_en="Base text")
+    stale = form_data(page, body_en="My version", edit_summary="mine")  # opened at revision 1
+    theirs = Page.objects.get(pk=page.pk)
+    theirs.body_en = "Their version"
+    services.save_page(theirs, summary="theirs")  # revision 2, saved in between
+
+    response = admin_client.post(change_url(page), stale)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Edit conflict" in html and "were NOT saved" in html
+    assert "<del>Their</del>" in html and "<ins>My</ins>" in html
+    page.refresh_from_db()
+    assert page.body_en == "Their version" and page.revision_number == 2
+    assert PageRevision.objects.filter(page=page).count() == 2
+    # The form now knows about revision 2: saving again is a deliberate, informed choice.
+    assert 'name="base_revision" value="2"' in html
+    response = admin_client.post(change_url(page), {**stale, "base_revision": 2})
+    assert response.status_code == 302
+    page.refresh_from_db()
+    assert page.body_en == "My version" and page.revision_number == 3
+
+
+def test_a_form_without_its_revision_is_refused(admin_client):
+    page = make_page("energy", body_en="Base")
+    data = form_data(page, body_en="Changed")
+    del data["base_revision"]
+    assert admin_client.post(change_url(page), data).status_code == 200
+    page.refresh_from_db()
+    assert page.body_en == "Base"
+
+
+def test_preview_renders_the_submitted_text_and_saves_nothing(admin_client):
+    page = make_page("energy", body_en="Saved text")
+    data = form_data(
+        page,
+        title_ru="Энергия",
+        body_en="## Costs\n\n{{ energy_costs }}",
+        body_ru="## Стоимость\n\nНовый текст [[nowhere]]\n\n::: note\nЗаметка\n:::",
+    )
+    response = admin_client.post(reverse("admin:wiki_page_preview") + "?lang=ru", data)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Новый текст" in html and "Под капотом" not in html and "Заметка" in html
+    assert '<span id="costs" class="anchor-alias"></span>' in html
+    assert "nowhere" in html and "wikilink-missing" in html
+    en = admin_client.post(reverse("admin:wiki_page_preview") + "?lang=en", data).content.decode()
+    assert '<table class="macro-table">' in en
+    page.refresh_from_db()
+    assert page.body_en == "Saved text" and page.revisions.count() == 1
+    assert admin_client.get(reverse("admin:wiki_page_preview")).status_code == 302
+    assert (
+        admin_client.post(reverse("admin:wiki_page_preview") + "?lang=xx", data).status_code == 400
+    )
+
+
+def test_history_diff_and_revert_in_the_admin(admin_client, admin_user):
+    page = make_page("energy", body_en="First")
+    page.body_en = "Second"
+    services.save_page(page, summary="second")
+    revisions = admin_client.get(reverse("admin:wiki_page_revisions", args=[page.pk]))
+    assert revisions.status_code == 200 and "second" in revisions.content.decode()
+    diff = admin_client.get(
+        reverse("admin:wiki_page_revision_diff", args=[page.pk]) + "?from=2&to=1"
+    ).content.decode()
+    assert "<del>First</del>" in diff and "<ins>Second</ins>" in diff
+    revert_url = reverse("admin:wiki_page_revert", args=[page.pk, 1])
+    confirm = admin_client.get(revert_url)
+    assert (
+        confirm.status_code == 200 and 'name="base_revision" value="2"' in confirm.content.decode()
+    )
+    page.refresh_from_db()
+    assert page.revision_number == 2  # a GET changes nothing
+    response = admin_client.post(revert_url, {"base_revision": 2})
+    assert response.status_code == 302
+    page.refresh_from_db()
+    assert page.body_en == "First" and page.revision_number == 3
+    rev = page.revisions.get(number=3)
+    assert rev.reverted_from == 1 and rev.author == admin_user
+    # A confirmation page that went stale restores nothing.
+    assert admin_client.post(revert_url, {"base_revision": 2}).status_code == 302
+    assert Page.objects.get(pk=page.pk).revision_number == 3
+
+
+@pytest.mark.parametrize("query", ["", "?from=1", "?from=x&to=1"])
+def test_admin_diff_rejects_bad_revision_numbers(admin_client, query):
+    page = make_page("energy")
+    url = reverse("admin:wiki_page_revision_diff", args=[page.pk]) + query
+    assert admin_client.get(url).status_code == 400
+    url = reverse("admin:wiki_page_revision_diff", args=[page.pk]) + "?from=1&to=5"
+    assert admin_client.get(url).status_code == 404
+
+
+def test_missing_links_report(admin_client):
+    make_page("roles", body_en="## Hash fallback\n")
+    make_page("hidden", published=False)
+    make_page(
+        "skills",
+        body_en="[[roles#hash-fallback]] [[roles#nope]] [[booster-packs|pools]] [[hidden]] [[card:5]]",
+        body_ru="[[leagues]]\n\n{{ no_such_macro }}",
+    )
+    html = admin_client.get(reverse("admin:wiki_page_missing_links")).content.decode()
+    assert "[[roles#nope]]" in html and "no such section on that page" in html
+    assert "[[booster-packs|pools]]" in html and "[[leagues]]" in html
+    assert "[[hidden]]" in html and "page not published" in html
+    assert "[[roles#hash-fallback]]" not in html and "card:5" not in html
+    assert "no_such_macro" in html
+    changelist = admin_client.get(reverse("admin:wiki_page_changelist")).content.decode()
+    assert reverse("admin:wiki_page_missing_links") in changelist
+
+
+def test_deleting_a_page_in_the_admin_removes_it_from_search(admin_client, client):
+    page = make_page("energy", title_en="Energy")
+    response = admin_client.post(reverse("admin:wiki_page_delete", args=[page.pk]), {"post": "yes"})
+    assert response.status_code == 302
+    assert "Nothing found" in client.get(reverse("wiki:search"), {"q": "energy"}).content.decode()
+
+
+def test_the_tabbed_admin_needs_no_third_party_script(admin_client):
+    page = make_page("energy")
+    html = admin_client.get(change_url(page)).content.decode()
+    assert "googleapis" not in html and "jquery-ui" not in html
+    assert "wiki/admin/tabs.js" in html and "tabbed_translation_fields.js" in html
+
+
+# -- the Editors group -------------------------------------------------------------------
+
+
+@pytest.fixture
+def editor(client, django_user_model):
+    user = django_user_model.objects.create_user("editor", password="pw-editor-123", is_staff=True)
+    user.groups.add(Group.objects.get(name="Editors"))
+    client.force_login(user)
+    return user
+
+
+def test_editors_have_wiki_permissions_only():
+    perms = Group.objects.get(name="Editors").permissions.select_related("content_type")
+    assert {(p.content_type.app_label, p.codename) for p in perms} == {
+        ("wiki", "add_page"),
+        ("wiki", "change_page"),
+        ("wiki", "view_page"),
+        ("wiki", "view_pagerevision"),
+    }
+    assert (
+        not Permission.objects.filter(group__name="Editors")
+        .exclude(content_type__app_label="wiki")
+        .exists()
+    )
+
+
+def test_an_editor_can_edit_a_page_and_its_history(client, editor):
+    page = make_page("energy", body_en="Old")
+    response = client.post(change_url(page), form_data(page, body_en="New"))
+    assert response.status_code == 302
+    page.refresh_from_db()
+    assert page.body_en == "New" and page.revisions.get(number=2).author == editor
+    assert client.get(reverse("admin:wiki_page_revisions", args=[page.pk])).status_code == 200
+    assert (
+        client.post(
+            reverse("admin:wiki_page_revert", args=[page.pk, 1]), {"base_revision": 2}
+        ).status_code
+        == 302
+    )
+    assert (
+        client.post(reverse("admin:wiki_page_delete", args=[page.pk]), {"post": "yes"}).status_code
+        == 403
+    )
+
+
+def test_an_editor_cannot_touch_card_data_or_users(client, editor):
+    for model in apps.get_app_config("cards").get_models():
+        meta = model._meta
+        for perm in ("add", "change", "delete", "view"):
+            assert not editor.has_perm(f"{meta.app_label}.{perm}_{meta.model_name}")
+        try:
+            url = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        except Exception:
+            continue
+        assert client.get(url).status_code == 403
+    assert client.get(reverse("admin:auth_user_changelist")).status_code == 403

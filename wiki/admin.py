@@ -1,0 +1,270 @@
+"""Editing wiki pages: tabbed EN/RU fields, preview, history, diffs, revert, conflict checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.core.exceptions import BadRequest, PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from modeltranslation.admin import TabbedTranslationAdmin
+
+from . import presenters, reports, services
+from .diff import diff_snapshots
+from .forms import PageAdminForm
+from .models import Page
+from .selectors import DEFAULT_LANGUAGE, LANGUAGE_CODES, get_revision, page_directory, revisions_of
+
+
+def _number(value: str | None) -> int | None:
+    value = (value or "").strip()
+    return int(value) if value.isdigit() and len(value) <= 9 else None
+
+
+@admin.register(Page)
+class PageAdmin(TabbedTranslationAdmin):
+    form = PageAdminForm
+    list_display = (
+        "title",
+        "slug",
+        "section",
+        "order",
+        "published",
+        "revision_number",
+        "updated_at",
+    )
+    list_filter = ("section", "published")
+    search_fields = ("slug", "title_en", "title_ru")
+    ordering = ("section", "order", "slug")
+    filter_horizontal = ("related",)
+    readonly_fields = ("revision_number", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("slug", "title", "summary", "body")}),
+        (_("Placement"), {"fields": ("section", "order", "related", "published")}),
+        (
+            _("This edit"),
+            {"fields": ("edit_summary", "base_revision", "revision_number", "updated_at")},
+        ),
+    )
+
+    @property
+    def media(self) -> forms.Media:
+        # modeltranslation loads jQuery UI from a CDN, which our Content Security Policy
+        # blocks; a small local tabs widget (wiki/static) stands in for it.
+        base = super().media
+        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
+        if "modeltranslation/js/tabbed_translation_fields.js" in js:
+            js.insert(
+                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
+            )
+        css = {key: list(value) for key, value in base._css.items()}
+        css.setdefault("all", []).append("wiki/admin/wiki-admin.css")
+        return forms.Media(js=js, css=css)
+
+    # -- saving -----------------------------------------------------------------
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        services.record_revision(
+            form.instance,
+            author=request.user,
+            summary=form.cleaned_data.get("edit_summary", ""),
+        )
+
+    def delete_model(self, request: HttpRequest, obj: Page) -> None:
+        services.delete_page(obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: Any) -> None:
+        for page in queryset:
+            services.delete_page(page)
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        form = context.get("adminform").form if context.get("adminform") else None
+        context["conflict"] = getattr(form, "conflict", None)
+        context["preview_languages"] = [
+            (code, name) for code, name in settings.LANGUAGES if code in LANGUAGE_CODES
+        ]
+        return super().render_change_form(request, context, add, change, form_url, obj)
+
+    # -- extra views --------------------------------------------------------------
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        return [
+            path("preview/", wrap(self.preview_view), name=f"{prefix}_preview"),
+            path("missing-links/", wrap(self.missing_links_view), name=f"{prefix}_missing_links"),
+            path(
+                "<int:object_id>/revisions/",
+                wrap(self.revisions_view),
+                name=f"{prefix}_revisions",
+            ),
+            path(
+                "<int:object_id>/revisions/diff/",
+                wrap(self.revision_diff_view),
+                name=f"{prefix}_revision_diff",
+            ),
+            path(
+                "<int:object_id>/revisions/<int:number>/revert/",
+                wrap(self.revert_view),
+                name=f"{prefix}_revert",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _context(self, request: HttpRequest, title: str, page: Page | None = None, **extra: Any):
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": title,
+            "page": page,
+            "original": page,
+            "has_view_permission": self.has_view_permission(request, page),
+            "has_change_permission": self.has_change_permission(request, page),
+            **extra,
+        }
+
+    def _page(self, request: HttpRequest, object_id: int, *, change: bool = False) -> Page:
+        page = get_object_or_404(Page, pk=object_id)
+        allowed = (
+            self.has_change_permission(request, page)
+            if change
+            else self.has_view_permission(request, page)
+        )
+        if not allowed:
+            raise PermissionDenied
+        return page
+
+    def preview_view(self, request: HttpRequest) -> HttpResponse:
+        """Render the submitted (unsaved) text in one language; saves nothing."""
+        if request.method != "POST":
+            return HttpResponseRedirect(reverse("admin:wiki_page_changelist"))
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            raise PermissionDenied
+        lang = request.GET.get("lang", DEFAULT_LANGUAGE)
+        if lang not in LANGUAGE_CODES:
+            raise BadRequest("Unknown language.")
+        post = request.POST
+        title = post.get(f"title_{lang}", "")
+        body = post.get(f"body_{lang}", "")
+        fallback = False
+        if lang != DEFAULT_LANGUAGE and not body.strip():
+            body, fallback = post.get(f"body_{DEFAULT_LANGUAGE}", ""), True
+        with translation.override(lang):
+            preview = presenters.preview(
+                title or post.get(f"title_{DEFAULT_LANGUAGE}", ""),
+                post.get(f"summary_{lang}", ""),
+                body,
+                DEFAULT_LANGUAGE if fallback else lang,
+                page_directory(),
+                english_body=post.get(f"body_{DEFAULT_LANGUAGE}", ""),
+            )
+            return TemplateResponse(
+                request,
+                "wiki/page_preview.html",
+                {"preview": preview, "lang": lang, "fallback": fallback},
+            )
+
+    def missing_links_view(self, request: HttpRequest) -> HttpResponse:
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return TemplateResponse(
+            request,
+            "admin/wiki/page/missing_links.html",
+            self._context(
+                request,
+                _("Missing links"),
+                links=reports.link_problems(),
+                macros=reports.macro_problems(),
+            ),
+        )
+
+    def revisions_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        page = self._page(request, object_id)
+        return TemplateResponse(
+            request,
+            "admin/wiki/page/revision_list.html",
+            self._context(
+                request,
+                _("Revisions of “%(title)s”") % {"title": page},
+                page,
+                revisions=list(revisions_of(page)),
+                diff_url=reverse("admin:wiki_page_revision_diff", args=[page.pk]),
+                revert_url_name=(
+                    "admin:wiki_page_revert" if self.has_change_permission(request, page) else None
+                ),
+            ),
+        )
+
+    def revision_diff_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        page = self._page(request, object_id)
+        old_no, new_no = _number(request.GET.get("from")), _number(request.GET.get("to"))
+        if old_no is None or new_no is None:
+            raise BadRequest("Give two revision numbers.")
+        old_no, new_no = min(old_no, new_no), max(old_no, new_no)
+        old, new = get_revision(page, old_no), get_revision(page, new_no)
+        return TemplateResponse(
+            request,
+            "admin/wiki/page/revision_diff.html",
+            self._context(
+                request,
+                _("Revision %(a)s → %(b)s of “%(title)s”")
+                % {"a": old_no, "b": new_no, "title": page},
+                page,
+                old=old,
+                new=new,
+                diffs=diff_snapshots(old.snapshot, new.snapshot),
+            ),
+        )
+
+    def revert_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
+        page = self._page(request, object_id, change=True)
+        revision = get_revision(page, number)
+        if request.method == "POST":
+            return self._revert(request, page, revision)
+        return TemplateResponse(
+            request,
+            "admin/wiki/page/revert_confirm.html",
+            self._context(
+                request,
+                _("Restore revision %(n)s of “%(title)s”?") % {"n": number, "title": page},
+                page,
+                revision=revision,
+                current=page.revision_number,
+                diffs=diff_snapshots(services.snapshot(page), revision.snapshot),
+            ),
+        )
+
+    def _revert(self, request: HttpRequest, page: Page, revision: Any) -> HttpResponse:
+        expected = _number(request.POST.get("base_revision"))
+        try:
+            new = services.revert_page(
+                page, revision, author=request.user, expected_revision=expected
+            )
+        except services.EditConflict as conflict:
+            self.message_user(
+                request,
+                _(
+                    "The page was saved again (revision %(current)s) while you were looking at "
+                    "it; nothing was restored. Check the differences and try again."
+                )
+                % {"current": conflict.current},
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(
+                reverse("admin:wiki_page_revert", args=[page.pk, revision.number])
+            )
+        self.message_user(
+            request,
+            _("Revision %(old)s was restored as revision %(new)s.")
+            % {"old": revision.number, "new": new.number},
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(reverse("admin:wiki_page_change", args=[page.pk]))

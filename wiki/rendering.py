@@ -1,0 +1,494 @@
+"""Markdown → safe HTML for wiki pages, with the wiki's own conventions.
+
+Supported on top of CommonMark: GFM tables and strikethrough; ``##``/``###`` headings
+with stable ids (and, on a translation, an alias id equal to the English heading's id at
+the same position, so ``/ru/wiki/rarities/#wardrobe-score`` works); callouts
+``::: note`` / ``::: under-the-hood`` … ``:::``; wiki links ``[[slug]]``,
+``[[slug|text]]``, ``[[slug#anchor|text]]``; card links ``[[card:123]]``; and macros
+``{{ name }}`` / ``{{ name arg }}`` alone on a line (see ``wiki.macros``).
+
+Raw HTML in the Markdown is never passed through, and the final HTML is sanitised with
+nh3 against an allow-list of exactly what this renderer produces: staff-written text is
+untrusted too.
+
+>>> from wiki.rendering import StaticResolver, render_markdown
+>>> out = render_markdown("## Hello *world*\\n\\nSee [[rarities]].", lang="en",
+...                       resolver=StaticResolver({"rarities": "Rarities"}))
+>>> out.html
+'<h2 id="hello-world">Hello <em>world</em></h2>\\n<p>See <a href="/en/wiki/rarities/" class="wikilink">Rarities</a>.</p>\\n'
+>>> out.headings
+(Heading(level=2, id='hello-world', text='Hello world'),)
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import nh3
+from django.urls import NoReverseMatch, reverse
+from django.utils import translation
+from django.utils.html import escape, format_html
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.container import container_plugin
+
+from . import macros
+
+logger = logging.getLogger(__name__)
+
+CALLOUTS = ("note", "under-the-hood")
+
+# ---------------------------------------------------------------------------
+# Results
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """A heading of a page: its level (2 or deeper), its id and its plain text."""
+
+    level: int
+    id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class WikiLink:
+    """A ``[[…]]`` link as written: a page slug (with an optional anchor) or a card token."""
+
+    slug: str
+    anchor: str | None = None
+    text: str | None = None
+    card: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """The rendered body: sanitised HTML plus what the renderer found on the way.
+
+    ``html`` may still hold placeholders for live macros (``live_macros``), filled in by
+    ``fill_live_macros`` on every view so their data is never stale.
+    """
+
+    html: str
+    headings: tuple[Heading, ...]
+    links: tuple[WikiLink, ...]
+    missing_links: tuple[WikiLink, ...]
+    unknown_macros: tuple[str, ...]
+    live_macros: tuple[tuple[str, str | None], ...]
+
+
+class LinkResolver(Protocol):
+    """What the renderer needs to know about other pages and where links go."""
+
+    def page_title(self, slug: str, lang: str) -> str | None:
+        """The title of a published page in ``lang`` (English if untranslated), else None."""
+
+    def page_url(self, slug: str, anchor: str | None) -> str:
+        """The URL of a page (with ``#anchor`` when given)."""
+
+    def card_url(self, token: int) -> str:
+        """The URL of a card's page in the explorer."""
+
+
+class UrlResolver:
+    """URLs in one language; page titles from a ``{slug: {lang: title}}`` mapping."""
+
+    def __init__(self, titles: Mapping[str, Mapping[str, str]], url_lang: str) -> None:
+        self.titles = titles
+        self.url_lang = url_lang
+
+    def page_title(self, slug: str, lang: str) -> str | None:
+        by_lang = self.titles.get(slug)
+        if by_lang is None:
+            return None
+        return by_lang.get(lang) or by_lang.get("en") or slug
+
+    def page_url(self, slug: str, anchor: str | None) -> str:
+        with translation.override(self.url_lang):
+            url = reverse("wiki:page", kwargs={"slug": slug})
+        return f"{url}#{anchor}" if anchor else url
+
+    def card_url(self, token: int) -> str:
+        with translation.override(self.url_lang):
+            try:
+                return reverse("explorer:card-detail", kwargs={"token": token})
+            except NoReverseMatch:
+                # The explorer's card page may not be routed yet; its path is fixed.
+                return f"/{self.url_lang}/cards/{token}/"
+
+
+class StaticResolver(UrlResolver):
+    """Titles from a plain ``{slug: title}`` mapping (tests, previews, doctests)."""
+
+    def __init__(self, titles: Mapping[str, str], url_lang: str = "en") -> None:
+        super().__init__({slug: {"en": title} for slug, title in titles.items()}, url_lang)
+
+
+# ---------------------------------------------------------------------------
+# Parsing rules
+
+_MACRO_LINE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+([^{}]*?))?\s*\}\}\s*")
+_WIKILINK = re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*?))?\]\]")
+_CARD_TARGET = re.compile(r"card:\s*(\d{1,12})")
+_ALIGN = re.compile(r"text-align:\s*(left|center|right)")
+
+
+def _macro_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    start = state.bMarks[start_line] + state.tShift[start_line]
+    line = state.src[start : state.eMarks[start_line]]
+    match = _MACRO_LINE.fullmatch(line)
+    if match is None:
+        return False
+    if silent:
+        return True
+    token = state.push("wiki_macro", "div", 0)
+    token.block = True
+    token.map = [start_line, start_line + 1]
+    token.meta = {"name": match.group(1), "arg": (match.group(2) or "").strip() or None}
+    state.line = start_line + 1
+    return True
+
+
+def _wikilink_inline(state: StateInline, silent: bool) -> bool:
+    if not state.src.startswith("[[", state.pos):
+        return False
+    match = _WIKILINK.match(state.src, state.pos)
+    if match is None or match.end() > state.posMax:
+        return False
+    if not silent:
+        token = state.push("wikilink", "", 0)
+        token.meta = {"link": parse_link_target(match.group(1), match.group(2))}
+    state.pos = match.end()
+    return True
+
+
+def parse_link_target(target: str, text: str | None = None) -> WikiLink:
+    """``"slug#anchor"`` or ``"card:123"`` (and an optional text) as a ``WikiLink``."""
+    target = target.strip()
+    text = text.strip() if text and text.strip() else None
+    card = _CARD_TARGET.fullmatch(target)
+    if card:
+        return WikiLink(slug="", text=text, card=int(card.group(1)))
+    slug, _sep, anchor = target.partition("#")
+    return WikiLink(slug=slug.strip().lower(), anchor=anchor.strip() or None, text=text)
+
+
+def _inline_text(token: Token) -> str:
+    """The plain text of an inline token (text, code and link texts; no markup)."""
+    parts: list[str] = []
+    for child in token.children or ():
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type == "wikilink":
+            link: WikiLink = child.meta["link"]
+            parts.append(link.text or link.slug.replace("-", " "))
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts).strip()
+
+
+def _headings_rule(state: StateCore) -> None:
+    """Give headings ids (``#`` becomes ``<h2>``: the page title is the only ``<h1>``)."""
+    ctx: _Context = state.env.setdefault("wiki", _Context())
+    used: set[str] = set()
+    found: list[tuple[Token, Heading]] = []
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open":
+            if token.tag == "h1":
+                token.tag = "h2"
+                tokens[i + 2].tag = "h2"
+            text = _inline_text(tokens[i + 1])
+            base = slugify(text, allow_unicode=True) or "section"
+            anchor, n = base, 2
+            while anchor in used:
+                anchor, n = f"{base}-{n}", n + 1
+            used.add(anchor)
+            token.attrSet("id", anchor)
+            found.append((token, Heading(int(token.tag[1]), anchor, text)))
+        elif token.type in ("th_open", "td_open"):
+            style = token.attrGet("style")
+            if style:
+                token.attrs.pop("style", None)
+                align = _ALIGN.search(str(style))
+                if align:
+                    token.attrSet("class", f"align-{align.group(1)}")
+    # Aliases: the English heading ids at the same positions (see module docstring).
+    source = ctx.alias_source
+    if source:
+        own_levels = [h.level for _t, h in found]
+        if own_levels == [h.level for h in source]:
+            pairs = list(zip(found, source, strict=True))
+        else:
+            own_h2 = [item for item in found if item[1].level == 2]
+            src_h2 = [h for h in source if h.level == 2]
+            pairs = list(zip(own_h2, src_h2, strict=True)) if len(own_h2) == len(src_h2) else []
+        for (token, _heading), src in pairs:
+            if src.id not in used:
+                used.add(src.id)
+                token.meta["alias"] = src.id
+    ctx.headings = [h for _t, h in found]
+
+
+def _build_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": False})
+    md.enable(["table", "strikethrough"])
+    md.block.ruler.before(
+        "paragraph",
+        "wiki_macro",
+        _macro_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
+    md.inline.ruler.before("link", "wikilink", _wikilink_inline)
+    md.core.ruler.push("wiki_headings", _headings_rule)
+    for name in CALLOUTS:
+        container_plugin(md, name, render=_render_callout)
+    md.add_render_rule("wiki_macro", _render_macro)
+    md.add_render_rule("wikilink", _render_wikilink)
+    md.add_render_rule("heading_open", _render_heading_open)
+    md.add_render_rule("table_open", lambda *a: '<div class="table-wrap"><table>\n')
+    md.add_render_rule("table_close", lambda *a: "</table></div>\n")
+    return md
+
+
+# ---------------------------------------------------------------------------
+# Rendering rules
+
+
+@dataclass
+class _Context:
+    """Per-render state, carried in markdown-it's ``env``."""
+
+    lang: str = "en"
+    resolver: LinkResolver | None = None
+    alias_source: Sequence[Heading] = ()
+    headings: list[Heading] = field(default_factory=list)
+    links: list[WikiLink] = field(default_factory=list)
+    missing: list[WikiLink] = field(default_factory=list)
+    unknown_macros: list[str] = field(default_factory=list)
+    live_macros: list[tuple[str, str | None]] = field(default_factory=list)
+
+
+def _ctx(env: Any) -> _Context:
+    return env["wiki"]
+
+
+def _render_heading_open(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    html = self.renderToken(tokens, idx, options, env)
+    alias = tokens[idx].meta.get("alias")
+    if alias:
+        html += format_html('<span id="{}" class="anchor-alias"></span>', alias)
+    return html
+
+
+def _render_callout(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    token = tokens[idx]
+    if token.nesting != 1:
+        return "</div>\n"
+    kind = token.info.strip().split(" ", 1)[0]
+    title = _("Under the hood") if kind == "under-the-hood" else _("Note")
+    return format_html(
+        '<div class="callout callout-{}" role="note">\n<p class="callout-title">{}</p>\n',
+        kind,
+        title,
+    )
+
+
+def _render_macro(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    ctx = _ctx(env)
+    name, arg = tokens[idx].meta["name"], tokens[idx].meta["arg"]
+    macro = macros.get_macro(name)
+    if macro is None:
+        ctx.unknown_macros.append(name)
+        return macros.error_box(_("Unknown macro: %(name)s") % {"name": name}) + "\n"
+    if macro.live:
+        ctx.live_macros.append((name, arg))
+        return f'<div class="live-macro" title="{len(ctx.live_macros) - 1}"></div>\n'
+    return macros.render_macro(macro, arg) + "\n"
+
+
+def _render_wikilink(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    ctx = _ctx(env)
+    link: WikiLink = tokens[idx].meta["link"]
+    resolver = ctx.resolver
+    assert resolver is not None
+    ctx.links.append(link)
+    if link.card is not None:
+        text = link.text or _("Card #%(token)s") % {"token": link.card}
+        return format_html(
+            '<a href="{}" class="card-link">{}</a>', resolver.card_url(link.card), text
+        )
+    title = resolver.page_title(link.slug, ctx.lang)
+    text = link.text or title or link.slug
+    if title is None:
+        ctx.missing.append(link)
+        return format_html(
+            '<span class="wikilink-missing" title="{}">{}'
+            '<span class="visually-hidden"> ({})</span></span>',
+            _("This page has not been written yet"),
+            text,
+            _("page not written yet"),
+        )
+    return format_html(
+        '<a href="{}" class="wikilink">{}</a>', resolver.page_url(link.slug, link.anchor), text
+    )
+
+
+_MD = _build_parser()
+
+# ---------------------------------------------------------------------------
+# Sanitising
+
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+ALLOWED_TAGS = {
+    *_HEADINGS,
+    *("p", "br", "hr", "strong", "em", "s", "del", "code", "pre", "blockquote"),
+    *("ul", "ol", "li", "table", "caption", "thead", "tbody", "tr", "th", "td"),
+    *("a", "img", "div", "span", "sup", "sub", "abbr"),
+}
+ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
+    **{tag: {"id"} for tag in _HEADINGS},
+    "a": {"href", "title", "hreflang"},
+    "img": {"src", "alt", "title"},
+    "span": {"id", "title", "lang"},
+    "div": {"role", "title"},
+    "th": {"scope", "colspan", "rowspan"},
+    "td": {"colspan", "rowspan"},
+    "ol": {"start"},
+    "abbr": {"title"},
+}
+ALLOWED_CLASSES: dict[str, set[str]] = {
+    "a": {"wikilink", "card-link"},
+    "span": {"wikilink-missing", "visually-hidden", "anchor-alias", "rarity"}
+    | {f"rarity-{r}" for r in ("free", "common", "rare", "epic", "legendary")},
+    "div": {"callout", "callout-note", "callout-under-the-hood", "table-wrap", "macro"}
+    | {"macro-error", "live-macro"},
+    "p": {"callout-title", "macro-caption"},
+    "table": {"macro-table"},
+    "th": {"num", "align-left", "align-center", "align-right"},
+    "td": {"num", "align-left", "align-center", "align-right"},
+}
+ALLOWED_SCHEMES = {"http", "https", "mailto"}
+
+
+def sanitize(html: str) -> str:
+    """Keep only what the renderer produces; drop scripts, styles, frames, handlers, bad URLs."""
+    return nh3.clean(
+        html,
+        tags=ALLOWED_TAGS,
+        clean_content_tags={"script", "style", "iframe", "object", "embed", "template"},
+        attributes=ALLOWED_ATTRIBUTES,
+        allowed_classes=ALLOWED_CLASSES,
+        url_schemes=ALLOWED_SCHEMES,
+        link_rel=None,
+        strip_comments=True,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Public API
+
+
+def render_markdown(
+    text: str,
+    *,
+    lang: str,
+    resolver: LinkResolver,
+    alias_source: Sequence[Heading] = (),
+) -> Rendered:
+    """Render ``text`` written in ``lang``; ``alias_source`` = the English page's headings."""
+    ctx = _Context(lang=lang, resolver=resolver, alias_source=alias_source)
+    with translation.override(lang):
+        html = _MD.render(text or "", {"wiki": ctx})
+    return Rendered(
+        html=sanitize(html),
+        headings=tuple(ctx.headings),
+        links=tuple(ctx.links),
+        missing_links=tuple(ctx.missing),
+        unknown_macros=tuple(ctx.unknown_macros),
+        live_macros=tuple(ctx.live_macros),
+    )
+
+
+_PLACEHOLDER = re.compile(r'<div class="live-macro" title="(\d+)"></div>')
+
+
+def fill_live_macros(html: str, live: Sequence[tuple[str, str | None]], lang: str) -> str:
+    """Replace live macro placeholders with freshly rendered (and sanitised) tables."""
+    if not live:
+        return html
+
+    def replace(match: re.Match[str]) -> str:
+        index = int(match.group(1))
+        if index >= len(live):
+            return ""
+        name, arg = live[index]
+        macro = macros.get_macro(name)
+        with translation.override(lang):
+            if macro is None:
+                return sanitize(macros.error_box(_("Unknown macro: %(name)s") % {"name": name}))
+            return sanitize(macros.render_macro(macro, arg))
+
+    return _PLACEHOLDER.sub(replace, html)
+
+
+def _parse(text: str, alias_source: Sequence[Heading] = ()) -> tuple[list[Token], _Context]:
+    ctx = _Context(alias_source=alias_source)
+    tokens = _MD.parse(text or "", {"wiki": ctx})
+    return tokens, ctx
+
+
+def extract_headings(text: str) -> tuple[Heading, ...]:
+    """The headings of a Markdown text with the ids the renderer gives them."""
+    _tokens, ctx = _parse(text)
+    return tuple(ctx.headings)
+
+
+def anchor_ids(text: str, alias_source: Sequence[Heading] = ()) -> set[str]:
+    """Every id a link may point at on a page: heading ids and their aliases."""
+    tokens, ctx = _parse(text, alias_source)
+    ids = {h.id for h in ctx.headings}
+    ids.update(t.meta["alias"] for t in tokens if t.type == "heading_open" and t.meta.get("alias"))
+    return ids
+
+
+def extract_links(text: str) -> tuple[WikiLink, ...]:
+    """Every ``[[…]]`` link in a Markdown text, in order."""
+    tokens, _unused = _parse(text)
+    return tuple(
+        child.meta["link"]
+        for token in tokens
+        if token.type == "inline"
+        for child in token.children or ()
+        if child.type == "wikilink"
+    )
+
+
+def extract_macros(text: str) -> tuple[tuple[str, str | None], ...]:
+    """Every macro line of a Markdown text as ``(name, arg)``, in order."""
+    tokens, _unused = _parse(text)
+    return tuple((t.meta["name"], t.meta["arg"]) for t in tokens if t.type == "wiki_macro")
+
+
+def plain_text(text: str) -> str:
+    """The readable words of a Markdown text, one block per line (search and snippets)."""
+    tokens, _unused = _parse(text)
+    return "\n".join(
+        line for token in tokens if token.type == "inline" if (line := _inline_text(token))
+    )
+
+
+def escape_text(text: str) -> str:
+    """HTML-escape plain text (re-exported for callers that build snippets)."""
+    return str(escape(text))

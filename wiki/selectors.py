@@ -1,0 +1,127 @@
+"""Reading wiki pages: what the public may see, in which language, and the page directory.
+
+Display never relies on modeltranslation's silent fallback: ``localized`` reads the
+``_<lang>`` column itself and says when it had to fall back to English.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db.models import Prefetch, QuerySet
+from django.http import Http404
+
+from .models import Page, PageRevision, Section
+
+DEFAULT_LANGUAGE = settings.MODELTRANSLATION_DEFAULT_LANGUAGE
+LANGUAGE_CODES = tuple(code for code, _name in settings.LANGUAGES)
+TRANSLATED_FIELDS = ("title", "summary", "body")
+
+
+@dataclass(frozen=True, slots=True)
+class LocalizedText:
+    """A translated field's value as shown, the language it is in, and whether it fell back."""
+
+    value: str
+    lang: str
+    fallback: bool
+
+
+def localized(obj: object, field: str, lang: str) -> LocalizedText:
+    """``obj.<field>_<lang>``, or the English text (flagged) when that one is empty."""
+    value = getattr(obj, f"{field}_{lang}", None) or ""
+    if value.strip() or lang == DEFAULT_LANGUAGE:
+        return LocalizedText(value, lang, False)
+    english = getattr(obj, f"{field}_{DEFAULT_LANGUAGE}", None) or ""
+    return LocalizedText(english, DEFAULT_LANGUAGE, bool(english.strip()))
+
+
+def is_translated(page: Page, lang: str) -> bool:
+    """True when the page's title and body exist in ``lang`` (its summary may be empty)."""
+    return all(bool((getattr(page, f"{f}_{lang}", None) or "").strip()) for f in ("title", "body"))
+
+
+@dataclass(frozen=True, slots=True)
+class DirectoryEntry:
+    slug: str
+    titles: dict[str, str]
+    published: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PageDirectory:
+    """Every page's slug, titles and state, from one query.
+
+    ``version`` changes whenever any page is saved, added or deleted: it is part of the
+    render cache key, because a page's links depend on which other pages exist.
+    """
+
+    entries: dict[str, DirectoryEntry]
+    version: str
+
+    def published_titles(self) -> dict[str, dict[str, str]]:
+        return {slug: e.titles for slug, e in self.entries.items() if e.published}
+
+
+def page_directory() -> PageDirectory:
+    fields = ["slug", "published", "updated_at"] + [f"title_{code}" for code in LANGUAGE_CODES]
+    rows = list(Page.objects.order_by().values(*fields))
+    entries = {
+        row["slug"]: DirectoryEntry(
+            slug=row["slug"],
+            titles={code: row[f"title_{code}"] or "" for code in LANGUAGE_CODES},
+            published=row["published"],
+        )
+        for row in rows
+    }
+    latest = max((row["updated_at"] for row in rows), default=None)
+    version = f"{len(rows)}:{latest.timestamp() if latest else 0}"
+    return PageDirectory(entries, version)
+
+
+def published_pages() -> QuerySet[Page]:
+    return Page.objects.filter(published=True)
+
+
+def get_published_page(slug: str) -> Page:
+    """The published page ``slug`` with its published related pages (two queries), or 404."""
+    related = Prefetch(
+        "related", queryset=Page.objects.filter(published=True).order_by("section", "order", "slug")
+    )
+    page = published_pages().prefetch_related(related).filter(slug=slug).first()
+    if page is None:
+        raise Http404("No such page")
+    return page
+
+
+@dataclass(frozen=True, slots=True)
+class SectionGroup:
+    key: str
+    label: str
+    pages: list[Page]
+
+
+def pages_by_section(pages: Iterable[Page]) -> list[SectionGroup]:
+    """Pages grouped by section, in the sections' display order (empty sections left out)."""
+    groups: dict[str, list[Page]] = {key: [] for key in Section.values}
+    for page in pages:
+        groups.setdefault(page.section, []).append(page)
+    labels = dict(Section.choices)
+    return [
+        SectionGroup(key, str(labels.get(key, key)), sorted(items, key=lambda p: (p.order, p.slug)))
+        for key, items in groups.items()
+        if items
+    ]
+
+
+def revisions_of(page: Page) -> QuerySet[PageRevision]:
+    return page.revisions.select_related("author").order_by("-number")
+
+
+def get_revision(page: Page, number: int) -> PageRevision:
+    revision = page.revisions.select_related("author").filter(number=number).first()
+    if revision is None:
+        raise Http404("No such revision")
+    return revision
