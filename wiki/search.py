@@ -171,31 +171,45 @@ def _sqlite_search(terms: list[str], limit: int) -> list[tuple[int, str, float]]
     return rows
 
 
+def _tsquery(query: str, joiner: str) -> str:
+    """A raw tsquery of the query's words, each a prefix match (PostgreSQL stems them)."""
+    words = [fold(w) for w in WORD.findall(query) if "_" not in w][:MAX_TERMS]
+    return joiner.join(f"{w}:*" if len(w) >= MIN_PREFIX else w for w in words)
+
+
 def _postgres_search(query: str, limit: int) -> list[tuple[int, str, float]]:
     from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 
     from .models import Page
 
     configs = {"en": "english", "ru": "russian"}
-    either = SearchQuery(query, config="english", search_type="websearch") | SearchQuery(
-        query, config="russian", search_type="websearch"
-    )
     rows: list[tuple[int, str, float]] = []
-    for code in LANGUAGE_CODES:
-        config = configs.get(code, "simple")
-        vector = (
-            SearchVector(f"title_{code}", weight="A", config=config)
-            + SearchVector(f"summary_{code}", weight="B", config=config)
-            + SearchVector(f"body_{code}", weight="C", config=config)
+    # Every word must match; when that finds nothing, any word may.
+    for joiner in (" & ", " | "):
+        raw = _tsquery(query, joiner)
+        if not raw:
+            return []
+        either = SearchQuery(raw, config="english", search_type="raw") | SearchQuery(
+            raw, config="russian", search_type="raw"
         )
-        ranked = (
-            Page.objects.annotate(rank=SearchRank(vector, either))
-            .filter(rank__gt=0)
-            .order_by("-rank")
-            .values_list("pk", "rank")[:limit]
-        )
-        # Lower is better, as with BM25 on SQLite.
-        rows += [(pk, code, -float(rank)) for pk, rank in ranked]
+        rows = []
+        for code in LANGUAGE_CODES:
+            config = configs.get(code, "simple")
+            vector = (
+                SearchVector(f"title_{code}", weight="A", config=config)
+                + SearchVector(f"summary_{code}", weight="B", config=config)
+                + SearchVector(f"body_{code}", weight="C", config=config)
+            )
+            ranked = (
+                Page.objects.annotate(document=vector, rank=SearchRank(vector, either))
+                .filter(document=either)
+                .order_by("-rank")
+                .values_list("pk", "rank")[:limit]
+            )
+            # Lower is better, as with BM25 on SQLite.
+            rows += [(pk, code, -float(rank)) for pk, rank in ranked]
+        if rows or " " not in raw:
+            break
     return sorted(rows, key=lambda row: row[2])
 
 
