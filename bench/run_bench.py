@@ -105,6 +105,11 @@ def discover(port: int, query: str) -> list[Target]:
         )
     )
 
+    # Wiki search (one box across both languages), for information: no goal is set for it.
+    search = "/en/wiki/search/?q=rarity"
+    status, _ = get(search)
+    targets.append(Target("wiki search ?q=", Request(search)))
+
     # The card list with a query, and a card found through it.
     list_path = f"/en/cards/?q={quote(query)}"
     status, html = get(list_path)

@@ -53,7 +53,10 @@ def test_staff_without_permissions_see_the_index_but_no_model(client, django_use
 
 def test_superusers_can_open_every_admin_list_and_add_page(admin_client):
     for url in admin_urls():
-        assert admin_client.get(url).status_code == 200, url
+        status = admin_client.get(url).status_code
+        # An admin may be read-only (no add page): 403 then, never an error.
+        expected = (200, 403) if url.endswith("/add/") else (200,)
+        assert status in expected, (url, status)
 
 
 # --- the Editors group -------------------------------------------------------------------
