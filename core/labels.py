@@ -1,7 +1,8 @@
-"""Translated names for the engine's enum values (rarities, roles, skills, slots, …).
+"""Translated names for the engine's vocabulary (rarities, roles, skills, slots, effects, …).
 
 The engine speaks in lowercase values (``"legendary"``, ``"paw"``); this is the one place
-that turns them into words for the page. Rarity, role and skill names are game terms and
+that turns them into words for the page — the explorer, the wiki's tables and the match
+demo all use it. Rarity, role and skill names are game terms and
 stay in Latin letters in Russian too, as the game's own Russian pages write them.
 """
 
@@ -49,6 +50,32 @@ ENUM_LABELS: dict[str, dict[str, object]] = {
         "passive": pgettext_lazy("effect slot", "Passive"),
         "last_breath": pgettext_lazy("effect slot", "Last Breath"),
     },
+    "effect_kind": {
+        "damage_card": _("damage the enemy card"),
+        "damage_hero": _("damage the enemy Hero"),
+        "heal_hero": _("heal your Hero"),
+        "shield": _("shield your card (+DEF)"),
+        "buff_atk": _("buff your card (+ATK)"),
+        "burn": _("burn (enemy Hero loses HP each round)"),
+        "wounded_rage": _("Wounded Rage (+ATK while your Hero is low)"),
+    },
+    "boost": {
+        "charge": pgettext_lazy("boost", "Charge"),
+        "switch": pgettext_lazy("boost", "Switch"),
+        "rage": pgettext_lazy("boost", "Rage"),
+        "guard_up": pgettext_lazy("boost", "Guard Up"),
+        "hero_patch": pgettext_lazy("boost", "Hero Patch"),
+    },
+    "rule": {
+        "supply_count": _("Supply count"),
+        "wardrobe_score": _("Wardrobe score"),
+        "tier_badge": _("Tier badge"),
+        "burned_stickers": _("Burned stickers"),
+        "god_premium": _("God or premium"),
+        "combo": _("Special combo"),
+        "getgems_rank": _("GetGems rank floor"),
+        "starter": _("Starter card"),
+    },
 }
 # Query fields whose values are enums of another name.
 ENUM_LABELS["active"] = ENUM_LABELS["skill"]
@@ -61,3 +88,8 @@ def enum_label(kind: str, value: str | None) -> str:
     if value is None:
         return str(NONE_LABEL)
     return str(ENUM_LABELS.get(kind, {}).get(value, value))
+
+
+def template_label(key: str) -> str:
+    """A template's name: a proper name, written the same in every language (Iron Pup)."""
+    return key.replace("_", " ").title()

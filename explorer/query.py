@@ -369,7 +369,7 @@ def _capitalise(text: str) -> str:
 
 def value_label(spec: FieldSpec, value: object) -> str:
     """A value as a visitor reads it (enum values use the site's translated labels)."""
-    from explorer.labels import enum_label
+    from core.labels import enum_label
 
     if value is None:
         return _("none")

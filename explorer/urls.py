@@ -5,4 +5,6 @@ from . import views
 app_name = "explorer"
 urlpatterns = [
     path("cards/", views.card_list, name="card-list"),
+    path("cards/help/", views.search_help, name="search-help"),
+    path("cards/<int:token>/", views.card_detail, name="card-detail"),
 ]

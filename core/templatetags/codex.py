@@ -1,0 +1,13 @@
+"""Template helpers shared by the site's apps."""
+
+from django import template
+
+from core.labels import enum_label
+
+register = template.Library()
+
+
+@register.filter
+def label(value: object, kind: str) -> str:
+    """The translated name of an engine enum value: ``{{ card.rarity|label:"rarity" }}``."""
+    return enum_label(kind, str(getattr(value, "value", value)) if value is not None else None)

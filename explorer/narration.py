@@ -1,0 +1,699 @@
+"""Trace codes and requirements in words: the one module that puts the engine into sentences.
+
+The engine returns data (``engine.trace.CODES``); this module turns each step into a
+sentence in the active language, and knows which wiki section explains each rule.
+A test walks every code in ``engine.trace.CODES`` so none is left without a sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from core.labels import enum_label, template_label
+from engine.data import SUPPLY_COUNT_TIERS
+from engine.types import Requirement, TraceStep
+
+# Where each rule and step is explained: (wiki page slug, section anchor).
+WIKI_SECTIONS: dict[str, tuple[str, str]] = {
+    "supply_count": ("rarities", "supply-count"),
+    "wardrobe_score": ("rarities", "wardrobe-score"),
+    "tier_badge": ("rarities", "tier-badge"),
+    "burned_stickers": ("rarities", "burned-stickers"),
+    "god_premium": ("rarities", "god-and-premium-attributes"),
+    "combo": ("rarities", "special-combos"),
+    "getgems_rank": ("rarities", "getgems-rank-floor"),
+    "starter": ("rarities", "starter-cards"),
+    "rarity": ("rarities", "how-rarity-is-decided"),
+    "role": ("roles", "role-votes"),
+    "role_hash": ("roles", "hash-fallback"),
+    "template": ("roles", "templates"),
+    "skill": ("skills", "keyword-affinity"),
+    "skill_tie": ("skills", "tie-breaks"),
+    "active_skill": ("skills", "active-skill"),
+    "temporary": ("skills", "temporary-cards"),
+    "stats": ("stats", "stat-layers"),
+    "effects": ("effects", "signature-effects"),
+    "fill_order": ("effects", "fill-order"),
+    "energy": ("energy", ""),
+    "undercharge": ("energy", "undercharge"),
+}
+
+# Which wiki section explains each trace code (by its prefix).
+_CODE_SECTION: dict[str, str] = {
+    "rarity.starter": "starter",
+    "rarity.supply_count.substitution": "supply_count",
+    "rarity.supply_count": "supply_count",
+    "rarity.wardrobe_score": "wardrobe_score",
+    "rarity.tier_badge": "tier_badge",
+    "rarity.burned_stickers": "burned_stickers",
+    "rarity.god_premium": "god_premium",
+    "rarity.combo": "combo",
+    "rarity.getgems_rank": "getgems_rank",
+    "rarity.decided": "rarity",
+    "role.vote": "role",
+    "role.totals": "role",
+    "role.tie_break": "role",
+    "role.hash_fallback": "role_hash",
+    "role.decided": "role",
+    "skill.hits": "skill",
+    "skill.scores": "skill",
+    "skill.tie_break.scan": "skill_tie",
+    "skill.tie_break": "skill_tie",
+    "skill.role_default": "skill",
+    "skill.affinity": "skill",
+    "skill.active": "active_skill",
+    "skill.temporary_roll": "temporary",
+    "template.selected": "template",
+    "stats.base": "stats",
+    "stats.rarity_bonus": "stats",
+    "stats.sticker_power": "stats",
+    "stats.paw_item": "stats",
+    "stats.burn_milestone": "stats",
+    "stats.final": "stats",
+    "effects.template": "effects",
+    "effects.allowance": "fill_order",
+    "effects.slot_taken": "fill_order",
+    "effects.signature": "effects",
+    "energy.cost": "energy",
+    "energy.undercharge": "undercharge",
+}
+
+
+def wiki_url(section: str) -> str:
+    """The wiki page and anchor explaining ``section`` (a key of ``WIKI_SECTIONS``)."""
+    slug, anchor = WIKI_SECTIONS[section]
+    url = reverse("wiki:page", kwargs={"slug": slug})
+    return f"{url}#{anchor}" if anchor else url
+
+
+def step_wiki_url(step: TraceStep) -> str:
+    return wiki_url(_CODE_SECTION[step.code])
+
+
+# ---------------------------------------------------------------------------
+# Small word helpers
+
+
+def rarity(value: str | None) -> str:
+    return enum_label("rarity", value)
+
+
+def skill(value: str | None) -> str:
+    return enum_label("skill", value) if value else _("none")
+
+
+def role(value: str) -> str:
+    return enum_label("role", value)
+
+
+def slot(value: str) -> str:
+    return enum_label("slot", value)
+
+
+def tier(value: str) -> str:
+    return enum_label("tier", value)
+
+
+def effect_slot(value: str) -> str:
+    return enum_label("effect_slot", value)
+
+
+def effect_kind(value: str) -> str:
+    return enum_label("effect_kind", value)
+
+
+def rule(key: str) -> str:
+    return enum_label("rule", key)
+
+
+def listing(items: Iterable[str]) -> str:
+    """Items joined for a sentence: "a, b and c"."""
+    items = [str(i) for i in items]
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return _("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
+
+
+def slots(values: Iterable[str]) -> str:
+    return listing(slot(v) for v in values)
+
+
+def number(value: Any) -> str:
+    return number_format(value, use_l10n=True, force_grouping=True)
+
+
+# ---------------------------------------------------------------------------
+# One function per trace code
+
+
+def _starter(p: Mapping[str, Any], v: Any) -> str:
+    return _("A starter card is always %(rarity)s: the seven rarity rules are skipped.") % {
+        "rarity": rarity(v)
+    }
+
+
+def _substitution(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "%(slot)s: the wardrobe's %(name)s (supply %(supply)s, %(tier)s tier) counts instead of "
+        "the equipped %(equipped)s (supply %(equipped_supply)s)."
+    ) % {
+        "slot": slot(p["slot"]).capitalize(),
+        "name": p["name"],
+        "supply": p["supply"],
+        "tier": tier(p["tier"]),
+        "equipped": p["equipped_name"],
+        "equipped_supply": p["equipped_supply"],
+    }
+
+
+def _supply_count(p: Mapping[str, Any], v: Any) -> str:
+    effective = ", ".join(f"{slot(s)} {n}" for s, n in p["effective"].items())
+    needed = {t.max_supply: (t.min_slots, t.rarity.value) for t in SUPPLY_COUNT_TIERS}
+    parts = []
+    for max_supply, count in p["counts"]:
+        min_slots, target = needed.get(max_supply, (0, ""))
+        parts.append(
+            _("%(count)s with supply ≤ %(max)s (%(min)s needed for %(target)s)")
+            % {"count": count, "max": max_supply, "min": min_slots, "target": rarity(target)}
+        )
+    return _("Supply per slot: %(effective)s. Slots: %(parts)s → %(rarity)s.") % {
+        "effective": effective,
+        "parts": "; ".join(parts),
+        "rarity": rarity(v),
+    }
+
+
+def _wardrobe(p: Mapping[str, Any], v: Any) -> str:
+    return ngettext(
+        "%(count)s owned attribute gives a wardrobe score of %(score)s → %(rarity)s.",
+        "%(count)s owned attributes give a wardrobe score of %(score)s → %(rarity)s.",
+        p["attributes"],
+    ) % {"count": p["attributes"], "score": p["score"], "rarity": rarity(v)}
+
+
+def _tier_badge(p: Mapping[str, Any], v: Any) -> str:
+    if p["slots"]:
+        return _("A unique-tier attribute is equipped (%(slots)s) → %(rarity)s.") % {
+            "slots": slots(p["slots"]),
+            "rarity": rarity(v),
+        }
+    return _("No unique-tier attribute is equipped → %(rarity)s.") % {"rarity": rarity(v)}
+
+
+def _burned(p: Mapping[str, Any], v: Any) -> str:
+    return ngettext(
+        "%(count)s burned sticker → %(rarity)s.",
+        "%(count)s burned stickers → %(rarity)s.",
+        p["burned"],
+    ) % {"count": p["burned"], "rarity": rarity(v)}
+
+
+def _god_premium(p: Mapping[str, Any], v: Any) -> str:
+    if p["god"]:
+        return _("A god attribute is equipped (%(slots)s) → %(rarity)s.") % {
+            "slots": slots(p["god"]),
+            "rarity": rarity(v),
+        }
+    if p["premium"]:
+        return _("A premium skin is equipped (%(slots)s) → %(rarity)s.") % {
+            "slots": slots(p["premium"]),
+            "rarity": rarity(v),
+        }
+    return _("No god attribute or premium skin is equipped → %(rarity)s.") % {"rarity": rarity(v)}
+
+
+def _combo(p: Mapping[str, Any], v: Any) -> str:
+    if p["matched"]:
+        return _("Every attribute of %(combos)s is equipped → %(rarity)s.") % {
+            "combos": listing(f"“{name}”" for name in p["matched"]),
+            "rarity": rarity(v),
+        }
+    return ngettext(
+        "The %(count)s known combo is not fully equipped → %(rarity)s.",
+        "None of the %(count)s known combos is fully equipped → %(rarity)s.",
+        p["known"],
+    ) % {"count": p["known"], "rarity": rarity(v)}
+
+
+def _getgems(p: Mapping[str, Any], v: Any) -> str:
+    if p["rank"] is None:
+        return _("No GetGems rank, so no floor → %(rarity)s.") % {"rarity": rarity(v)}
+    return _("GetGems rank #%(rank)s → at least %(rarity)s.") % {
+        "rank": p["rank"],
+        "rarity": rarity(v),
+    }
+
+
+def _decided(p: Mapping[str, Any], v: Any) -> str:
+    return _("The highest result wins: %(rarity)s, reached by %(rules)s.") % {
+        "rarity": rarity(v),
+        "rules": listing(rule(k) for k in p["decided_by"]),
+    }
+
+
+def _role_vote(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "%(slot)s %(name)s hits %(skill)s and votes %(weight)s for %(role)s "
+        "(slot weight %(slot_weight)s × %(tier)s tier weight %(tier_weight)s)."
+    ) % {
+        "slot": slot(p["slot"]).capitalize(),
+        "name": p["name"],
+        "skill": skill(p["skill"]),
+        "weight": p["weight"],
+        "role": role(v),
+        "slot_weight": p["slot_weight"],
+        "tier": tier(p["tier"]),
+        "tier_weight": p["tier_weight"],
+    }
+
+
+def _totals(values: Mapping[str, Any], label: Callable[[str], str]) -> str:
+    return ", ".join(f"{label(k)} {n}" for k, n in values.items())
+
+
+def _role_totals(p: Mapping[str, Any], v: Any) -> str:
+    return _("Role votes: %(totals)s.") % {"totals": _totals(p, role)}
+
+
+def _role_tie(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "%(tied)s are tied; scanning paw → head → body → background, the first voter is "
+        "%(name)s (%(slot)s), so %(role)s."
+    ) % {
+        "tied": listing(role(r) for r in p["tied"]),
+        "name": p["name"],
+        "slot": slot(p["slot"]),
+        "role": role(v),
+    }
+
+
+def _role_hash(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "No attribute hits a keyword, so the role comes from a hash of the equipped "
+        "attributes: first byte %(byte)s, %(byte)s mod 4 = %(index)s → %(role)s."
+    ) % {"byte": p["byte"], "index": p["index"], "role": role(v)}
+
+
+def _role_decided(p: Mapping[str, Any], v: Any) -> str:
+    return _("Role: %(role)s.") % {"role": role(v)}
+
+
+def _skill_hits(p: Mapping[str, Any], v: Any) -> str:
+    if v is None:
+        return _("%(slot)s %(name)s hits no keyword: no point.") % {
+            "slot": slot(p["slot"]).capitalize(),
+            "name": p["name"],
+        }
+    values = {
+        "slot": slot(p["slot"]).capitalize(),
+        "name": p["name"],
+        "fragments": ", ".join(f"“{f}”" for f in p["fragments"]),
+        "skill": skill(v),
+        "secondary": skill(p["secondary"]),
+    }
+    if p["secondary"]:
+        return (
+            _(
+                "%(slot)s %(name)s hits %(fragments)s: primary %(skill)s (one point), "
+                "secondary %(secondary)s."
+            )
+            % values
+        )
+    return _("%(slot)s %(name)s hits %(fragments)s: %(skill)s gets one point.") % values
+
+
+def _skill_scores(p: Mapping[str, Any], v: Any) -> str:
+    if not p:
+        return _("No equipped attribute scored a point.")
+    return _("Skill points: %(totals)s.") % {"totals": _totals(p, skill)}
+
+
+def _skill_scan(p: Mapping[str, Any], v: Any) -> str:
+    values = {
+        "slot": slot(p["slot"]),
+        "name": p["name"],
+        "tier": tier(p["tier"]),
+        "primary": skill(p["primary"]),
+        "secondary": skill(p["secondary"]),
+        "skill": skill(v),
+    }
+    if v is None:
+        return (
+            _(
+                "Tie-break looks at %(name)s (%(slot)s, %(tier)s): primary %(primary)s, secondary "
+                "%(secondary)s — neither is tied, so the scan goes on."
+            )
+            % values
+        )
+    return (
+        _(
+            "Tie-break looks at %(name)s (%(slot)s, %(tier)s): primary %(primary)s, secondary "
+            "%(secondary)s — %(skill)s is tied, so it wins."
+        )
+        % values
+    )
+
+
+def _skill_tie(p: Mapping[str, Any], v: Any) -> str:
+    return _("%(tied)s were tied; %(name)s (%(slot)s) broke the tie → %(skill)s.") % {
+        "tied": listing(skill(s) for s in p["tied"]),
+        "name": p["name"],
+        "slot": slot(p["slot"]),
+        "skill": skill(v),
+    }
+
+
+def _skill_default(p: Mapping[str, Any], v: Any) -> str:
+    return _("No attribute scored, so the %(role)s default applies: %(skill)s.") % {
+        "role": role(p["role"]),
+        "skill": skill(v),
+    }
+
+
+def _skill_affinity(p: Mapping[str, Any], v: Any) -> str:
+    return _("Skill affinity: %(skill)s.") % {"skill": skill(v)}
+
+
+def _skill_active(p: Mapping[str, Any], v: Any) -> str:
+    if v is None:
+        return _(
+            "No active skill: only Legendary cards use their skill (this card is %(rarity)s)."
+        ) % {"rarity": rarity(p["rarity"])}
+    return _("Legendary, so the affinity is the active skill: %(skill)s.") % {"skill": skill(v)}
+
+
+def _temporary_roll(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "Temporary card: roll %(roll)s against the %(rarity)s chance %(chance)s → %(result)s."
+    ) % {
+        "roll": p["roll"],
+        "rarity": rarity(p["rarity"]),
+        "chance": p["chance"],
+        "result": skill(v) if v else _("no active skill"),
+    }
+
+
+def _template(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "Template %(template)s: byte %(byte)s of the token's hash, %(byte)s mod %(count)s = "
+        "%(index)s among the %(role)s templates (%(candidates)s)."
+    ) % {
+        "template": template_label(v),
+        "byte": p["byte"],
+        "count": p["count"],
+        "index": p["index"],
+        "role": role(p["role"]),
+        "candidates": ", ".join(template_label(c) for c in p["candidates"]),
+    }
+
+
+def _stats_base(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "Base stats of %(template)s: ATK %(atk)s, HP %(hp)s, DEF %(def)s, ability %(ability)s."
+    ) % {**p, "template": template_label(p["template"])}
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+def _rarity_bonus(p: Mapping[str, Any], v: Any) -> str:
+    return _("%(rarity)s bonus: ATK %(atk)s, HP %(hp)s, ability %(ability)s.") % {
+        "rarity": rarity(p["rarity"]),
+        "atk": _signed(p["atk"]),
+        "hp": _signed(p["hp"]),
+        "ability": _signed(p["ability"]),
+    }
+
+
+def _sticker_power(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "Sticker power: %(burned)s burned, +1 ATK per %(per)s (at most +%(cap)s) → ATK %(atk)s."
+    ) % {"burned": p["burned"], "per": p["per_atk"], "cap": p["cap"], "atk": _signed(p["atk"])}
+
+
+def _paw_item(p: Mapping[str, Any], v: Any) -> str:
+    return _("Paw item %(name)s (%(tier)s tier) → ATK %(atk)s.") % {
+        "name": p["name"],
+        "tier": tier(p["tier"]),
+        "atk": _signed(p["atk"]),
+    }
+
+
+def _burn_milestone(p: Mapping[str, Any], v: Any) -> str:
+    if p["milestone"] is None:
+        return _("Burn milestones: %(burned)s burned, none reached → HP +0.") % {
+            "burned": p["burned"]
+        }
+    return _("Burn milestone %(milestone)s+ reached (%(burned)s burned) → HP %(hp)s.") % {
+        "milestone": p["milestone"],
+        "burned": p["burned"],
+        "hp": _signed(p["hp"]),
+    }
+
+
+def _stats_final(p: Mapping[str, Any], v: Any) -> str:
+    return _("Final stats: ATK %(atk)s, HP %(hp)s, DEF %(def)s, ability %(ability)s.") % p
+
+
+def _effect_template(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "%(slot)s from the template: %(kind)s %(value)s (base %(base)s + ability bonus %(bonus)s)."
+    ) % {
+        "slot": effect_slot(p["slot"]),
+        "kind": effect_kind(p["kind"]),
+        "value": v,
+        "base": p["base"],
+        "bonus": p["bonus"],
+    }
+
+
+def _effect_allowance(p: Mapping[str, Any], v: Any) -> str:
+    return ngettext(
+        "%(rarity)s allows %(count)s signature effect, filled in the %(role)s order: %(order)s.",
+        "%(rarity)s allows %(count)s signature effects, filled in the %(role)s order: %(order)s.",
+        v,
+    ) % {
+        "rarity": rarity(p["rarity"]),
+        "count": v,
+        "role": role(p["role"]),
+        "order": " → ".join(effect_slot(s) for s in p["fill_order"]),
+    }
+
+
+def _effect_taken(p: Mapping[str, Any], v: Any) -> str:
+    return _("%(slot)s is already filled, so it is skipped.") % {"slot": effect_slot(p["slot"])}
+
+
+def _effect_signature(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "%(slot)s signature of the %(role)s: %(kind)s %(value)s (base %(base)s + ability bonus "
+        "%(bonus)s)."
+    ) % {
+        "slot": effect_slot(p["slot"]),
+        "role": role(p["role"]),
+        "kind": effect_kind(p["kind"]),
+        "value": v,
+        "base": p["base"],
+        "bonus": p["bonus"],
+    }
+
+
+def _energy_cost(p: Mapping[str, Any], v: Any) -> str:
+    return _("A %(rarity)s card costs %(cost)s NRG to deploy.") % {
+        "rarity": rarity(p["rarity"]),
+        "cost": v,
+    }
+
+
+def _undercharge(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "Deployed with %(nrg)s NRG (%(deficit)s short): ATK and DEF −%(cut)s%% → ATK %(atk)s, "
+        "DEF %(def)s; effects %(effects)s; active skill off."
+    ) % {
+        "nrg": p["nrg"],
+        "deficit": p["deficit"],
+        "cut": p["stat_cut_percent"],
+        "atk": p["atk"],
+        "def": p["def"],
+        "effects": ", ".join(f"{effect_slot(s)} {n}" for s, n in p["effects"].items()) or "—",
+    }
+
+
+SENTENCES: dict[str, Callable[[Mapping[str, Any], Any], str]] = {
+    "rarity.starter": _starter,
+    "rarity.supply_count.substitution": _substitution,
+    "rarity.supply_count": _supply_count,
+    "rarity.wardrobe_score": _wardrobe,
+    "rarity.tier_badge": _tier_badge,
+    "rarity.burned_stickers": _burned,
+    "rarity.god_premium": _god_premium,
+    "rarity.combo": _combo,
+    "rarity.getgems_rank": _getgems,
+    "rarity.decided": _decided,
+    "role.vote": _role_vote,
+    "role.totals": _role_totals,
+    "role.tie_break": _role_tie,
+    "role.hash_fallback": _role_hash,
+    "role.decided": _role_decided,
+    "skill.hits": _skill_hits,
+    "skill.scores": _skill_scores,
+    "skill.tie_break.scan": _skill_scan,
+    "skill.tie_break": _skill_tie,
+    "skill.role_default": _skill_default,
+    "skill.affinity": _skill_affinity,
+    "skill.active": _skill_active,
+    "skill.temporary_roll": _temporary_roll,
+    "template.selected": _template,
+    "stats.base": _stats_base,
+    "stats.rarity_bonus": _rarity_bonus,
+    "stats.sticker_power": _sticker_power,
+    "stats.paw_item": _paw_item,
+    "stats.burn_milestone": _burn_milestone,
+    "stats.final": _stats_final,
+    "effects.template": _effect_template,
+    "effects.allowance": _effect_allowance,
+    "effects.slot_taken": _effect_taken,
+    "effects.signature": _effect_signature,
+    "energy.cost": _energy_cost,
+    "energy.undercharge": _undercharge,
+}
+
+
+def sentence(step: TraceStep) -> str:
+    """The step in words, in the active language."""
+    return SENTENCES[step.code](step.params, _plain(step.value))
+
+
+def _plain(value: Any) -> Any:
+    return getattr(value, "value", value)
+
+
+# ---------------------------------------------------------------------------
+# Requirements: what lifts a rule to the next tier
+
+
+def requirement_sentence(req: Requirement) -> str:
+    p = req.params
+    target = rarity(req.target.value)
+    if req.need == "slots_at_most":
+        return ngettext(
+            "One more slot with supply ≤ %(max)s (from %(slots)s) → %(target)s.",
+            "%(count)s more slots with supply ≤ %(max)s (from %(slots)s) → %(target)s.",
+            p["slots_needed"],
+        ) % {
+            "count": p["slots_needed"],
+            "max": p["max_supply"],
+            "slots": slots(s.value if hasattr(s, "value") else s for s in p["candidate_slots"]),
+            "target": target,
+        }
+    if req.need == "score":
+        text = _(
+            "Wardrobe score %(have)s of %(threshold)s: %(missing)s more points → %(target)s."
+        ) % {
+            "have": p["have"],
+            "threshold": number(p["threshold"]),
+            "missing": p["missing"],
+            "target": target,
+        }
+        if p.get("one_attribute_max_supply"):
+            text += " " + _("One more attribute with supply ≤ %(max)s is enough.") % {
+                "max": p["one_attribute_max_supply"]
+            }
+        return text
+    if req.need == "tier_equipped":
+        return _("Equip a %(tier)s-tier attribute (supply ≤ %(max)s) in any slot → %(target)s.") % {
+            "tier": tier(_plain(p["tier"])),
+            "max": p["max_supply"],
+            "target": target,
+        }
+    if req.need == "burned":
+        return ngettext(
+            "Burn %(missing)s more sticker (%(have)s of %(threshold)s) → %(target)s.",
+            "Burn %(missing)s more stickers (%(have)s of %(threshold)s) → %(target)s.",
+            p["missing"],
+        ) % {**p, "target": target}
+    if req.need == "kind_equipped":
+        if _plain(p["kind"]) == "god":
+            return _("Equip a god attribute → %(target)s.") % {"target": target}
+        return _("Equip a premium skin → %(target)s.") % {"target": target}
+    if req.need == "combo":
+        missing = listing(f"{name} ({slot(_plain(s))})" for s, name in p["missing"])
+        return _("Complete the combo “%(combo)s”: equip %(missing)s → %(target)s.") % {
+            "combo": p["combo"],
+            "missing": missing,
+            "target": target,
+        }
+    if req.need == "rank":
+        return _("A GetGems rank of %(rank)s or better → %(target)s.") % {
+            "rank": p["rank_at_most"],
+            "target": target,
+        }
+    raise KeyError(req.need)
+
+
+# ---------------------------------------------------------------------------
+# The one-line answer
+
+
+def _rule_reason(result: Any) -> str:
+    """Why one deciding rule gave its rarity, as a short clause."""
+    key, e = result.key, result.evidence
+    if key == "supply_count":
+        for max_supply, count in e["counts"]:
+            tier_ = next((t for t in SUPPLY_COUNT_TIERS if t.max_supply == max_supply), None)
+            if tier_ is not None and tier_.rarity is result.rarity:
+                return ngettext(
+                    "%(count)s slot with supply ≤ %(max)s",
+                    "%(count)s slots with supply ≤ %(max)s",
+                    count,
+                ) % {"count": count, "max": max_supply}
+    if key == "wardrobe_score":
+        return _("a wardrobe score of %(score)s") % {"score": e["display"]}
+    if key == "tier_badge":
+        return _("a unique-tier attribute equipped")
+    if key == "burned_stickers":
+        return ngettext("%(count)s burned sticker", "%(count)s burned stickers", e["burned"]) % {
+            "count": e["burned"]
+        }
+    if key == "god_premium":
+        return _("a god attribute equipped") if e["god"] else _("a premium skin equipped")
+    if key == "combo":
+        return _("the combo %(combos)s") % {"combos": listing(f"“{c.name}”" for c in e["matched"])}
+    if key == "getgems_rank":
+        return _("GetGems rank #%(rank)s") % {"rank": e["rank"]}
+    return rule(key)
+
+
+def one_line_answer(breakdown: Any) -> str:
+    """ "Legendary because GetGems rank #4 and 3 slots with supply ≤ 3"."""
+    if breakdown.decided_by == ("starter",):
+        return _("%(rarity)s because it is a starter card.") % {
+            "rarity": rarity(breakdown.rarity.value)
+        }
+    deciding = [r for r in breakdown.rules if r.key in breakdown.decided_by]
+    if breakdown.rarity.value == "common":
+        return _("Common: no rule lifts it higher.")
+    return _("%(rarity)s because of %(reasons)s.") % {
+        "rarity": rarity(breakdown.rarity.value),
+        "reasons": listing(_rule_reason(r) for r in deciding),
+    }
+
+
+__all__ = [
+    "SENTENCES",
+    "WIKI_SECTIONS",
+    "one_line_answer",
+    "requirement_sentence",
+    "sentence",
+    "step_wiki_url",
+    "wiki_url",
+]

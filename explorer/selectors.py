@@ -1,0 +1,117 @@
+"""Read queries of the explorer: a parsed search as a queryset, the attribute catalogue."""
+
+from __future__ import annotations
+
+from django.db.models import F, Q, QuerySet
+
+from cards.models import RARITY_RANK, Attribute, Card
+from cards.specs import attribute_spec
+from engine.types import Slot
+
+from .query import SLOT_FIELDS, Query, Term
+from .whatif import Catalogue
+
+_LOOKUP = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
+
+# Query field → Card column for plain comparisons.
+_COLUMNS = {
+    "role": "role",
+    "skill": "skill_affinity",
+    "active": "active_skill",
+    "energy": "energy_cost",
+    "rank": "getgems_rank",
+    "burned": "burned_stickers",
+    "atk": "atk",
+    "hp": "hp",
+    "score": "wardrobe_score",
+    "token": "token",
+    "starter": "starter",
+}
+
+# sort key → Card column; ties always break by token.
+_SORT_COLUMNS = {
+    "rarity": "rarity_rank",
+    "token": "token",
+    "rank": "getgems_rank",
+    "energy": "energy_cost",
+    "atk": "atk",
+    "hp": "hp",
+    "score": "wardrobe_score",
+    "burned": "burned_stickers",
+    "name": "name",
+}
+
+
+def _compare(column: str, op: str, value: object) -> Q:
+    if value is None:
+        condition = Q(**{f"{column}__isnull": True})
+        return ~condition if op == "!=" else condition
+    if op == "!=":
+        return ~Q(**{column: value})
+    return Q(**{f"{column}__{_LOOKUP[op]}": value})
+
+
+def _any_slot(lookup: str, value: object) -> Q:
+    condition = Q()
+    for slot in SLOT_FIELDS:
+        condition |= Q(**{f"{slot}__{lookup}": value})
+    return condition
+
+
+def term_condition(term: Term) -> Q:
+    """One parsed term as a database condition."""
+    if term.field == "rarity":
+        return _compare("rarity_rank", term.op, RARITY_RANK[str(term.value)])
+    if term.field in SLOT_FIELDS:
+        return Q(**{f"{term.field}__name__icontains": term.value})
+    if term.field == "attr":
+        return _any_slot("name__icontains", term.value)
+    if term.field == "name":
+        return Q(name__icontains=term.value)
+    if term.field == "kind":
+        return _any_slot("kind", term.value)
+    if term.field == "supply":
+        if term.op == "!=":
+            return ~_any_slot("supply", term.value)
+        return _any_slot(f"supply__{_LOOKUP[term.op]}", term.value)
+    return _compare(_COLUMNS[term.field], term.op, term.value)
+
+
+def search_cards(query: Query) -> QuerySet[Card]:
+    """Cards matching ``query`` in its sort order, equipped attributes joined for listing.
+
+    Starter (Free) cards stay out of the listing unless the query asks for them.
+    """
+    cards = Card.objects.all()
+    if not query.wants_free_cards:
+        cards = cards.filter(starter=False)
+    for term in query.terms:
+        cards = cards.filter(term_condition(term))
+    for word in query.words:
+        condition = Q(name__icontains=word)
+        if word.lstrip("#").isdigit() and len(word) < 10:
+            condition |= Q(token=int(word.lstrip("#")))
+        cards = cards.filter(condition)
+    descending = query.sort.startswith("-")
+    column = _SORT_COLUMNS[query.sort.lstrip("-")]
+    if column == "token":
+        order = ["-token" if descending else "token"]
+    else:
+        primary = f"-{column}" if descending else column
+        # Cards without a value (no GetGems rank) go last either way.
+        expression = (
+            F(column).desc(nulls_last=True) if descending else F(column).asc(nulls_last=True)
+        )
+        order = [expression if column in ("getgems_rank", "wardrobe_score") else primary, "token"]
+    return cards.select_related("head", "body", "paw", "background").order_by(*order)
+
+
+def attribute_catalogue() -> Catalogue:
+    """Every attribute of the collection as engine values, by slot (one query)."""
+    rows = Attribute.objects.order_by().values_list("slot", "name", "supply", "kind")
+    return Catalogue(attribute_spec(*row) for row in rows.iterator(chunk_size=5000))
+
+
+def slot_choices(catalogue: Catalogue, slot: Slot) -> list[tuple[str, int]]:
+    """(name, supply) of a slot's attributes, alphabetical, for what-if pickers."""
+    return sorted((a.name, a.supply) for a in catalogue.by_slot[slot].values())

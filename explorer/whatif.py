@@ -1,0 +1,276 @@
+"""What-if: change a card's equipment, rank or stickers and derive it again — nothing saved.
+
+A what-if is a handful of GET parameters, so every what-if has a permalink:
+``?paw=Qx+Mitten&rank=4&burned=3`` (attribute names are unique within a slot).
+Equipping an attribute the card does not own adds it to the wardrobe for the what-if,
+since wearing something means owning it; the attribute it replaces stays owned.
+
+Suggestions turn the engine's "next tier" requirements into concrete what-ifs, derive
+each, and keep the ones that reach their target, so every link is known to work.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from django.utils.translation import gettext as _
+
+from engine.derive import derive
+from engine.types import AttributeSpec, Breakdown, CardSpec, Rarity, Requirement, Slot
+
+SLOTS: tuple[Slot, ...] = tuple(Slot)
+PARAMS = (*(s.value for s in SLOTS), "rank", "burned")
+MAX_RANK = 1_000_000
+MAX_BURNED = 999
+
+
+class WhatIfError(ValueError):
+    """A what-if parameter that cannot be used; ``message`` is in the visitor's language."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+_UNSET = object()
+
+
+@dataclass(frozen=True, slots=True)
+class WhatIf:
+    """The changes asked for. ``rank``/``burned`` are ``None``-able; unset means "as is"."""
+
+    equip: Mapping[str, str] = dataclasses.field(default_factory=dict)  # slot → name
+    rank: object = _UNSET  # int, None (no rank) or _UNSET
+    burned: object = _UNSET  # int or _UNSET
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.equip and self.rank is _UNSET and self.burned is _UNSET
+
+    def query(self) -> str:
+        """The permalink query string (without "?")."""
+        pairs: list[tuple[str, str]] = [
+            (s.value, self.equip[s.value]) for s in SLOTS if s.value in self.equip
+        ]
+        if self.rank is not _UNSET:
+            pairs.append(("rank", "" if self.rank is None else str(self.rank)))
+        if self.burned is not _UNSET:
+            pairs.append(("burned", str(self.burned)))
+        return urlencode(pairs)
+
+
+class Catalogue:
+    """Every attribute of the collection by slot, for what-if choices and suggestions."""
+
+    def __init__(self, attributes: Iterable[AttributeSpec]) -> None:
+        self.by_slot: dict[Slot, dict[str, AttributeSpec]] = {s: {} for s in SLOTS}
+        for attribute in attributes:
+            self.by_slot[attribute.slot][attribute.name] = attribute
+        # Lowest supply first: what a suggestion reaches for.
+        self.by_supply: dict[Slot, list[AttributeSpec]] = {
+            s: sorted(names.values(), key=lambda a: (a.supply, a.name))
+            for s, names in self.by_slot.items()
+        }
+
+    def get(self, slot: Slot, name: str) -> AttributeSpec | None:
+        return self.by_slot[slot].get(name)
+
+
+def parse(params: Mapping[str, str], card: CardSpec, catalogue: Catalogue) -> WhatIf:
+    """Read what-if parameters; unknown names and bad numbers raise `WhatIfError`."""
+    equip: dict[str, str] = {}
+    for slot in SLOTS:
+        name = (params.get(slot.value) or "").strip()
+        if not name or name == card.attribute(slot).name:
+            continue
+        owned = {a.name for a in card.owned if a.slot is slot}
+        if name not in owned and catalogue.get(slot, name) is None:
+            raise WhatIfError(
+                slot.value,
+                _("There is no %(slot)s attribute called “%(name)s”.")
+                % {"slot": _slot_label(slot), "name": name[:100]},
+            )
+        equip[slot.value] = name
+    rank: object = _UNSET
+    if "rank" in params:
+        raw = params["rank"].strip().lstrip("#")
+        if raw == "" or raw.lower() == "none":
+            rank = None
+        elif raw.isdigit() and 1 <= int(raw) <= MAX_RANK:
+            rank = int(raw)
+        else:
+            raise WhatIfError(
+                "rank",
+                _("A GetGems rank is a whole number from 1 to %(max)s, or empty for no rank.")
+                % {"max": MAX_RANK},
+            )
+        if rank == card.getgems_rank:
+            rank = _UNSET
+    burned: object = _UNSET
+    if "burned" in params:
+        raw = params["burned"].strip()
+        if not (raw.isdigit() and int(raw) <= MAX_BURNED):
+            raise WhatIfError(
+                "burned",
+                _("Burned stickers is a whole number from 0 to %(max)s.") % {"max": MAX_BURNED},
+            )
+        burned = int(raw)
+        if burned == card.burned_stickers:
+            burned = _UNSET
+    return WhatIf(equip, rank, burned)
+
+
+def _slot_label(slot: Slot) -> str:
+    from core.labels import enum_label
+
+    return enum_label("slot", slot.value)
+
+
+def apply(card: CardSpec, whatif: WhatIf, catalogue: Catalogue) -> CardSpec:
+    """The card as the what-if would have it."""
+    if whatif.is_empty:
+        return card
+    owned = {a.key: a for a in card.owned}
+    equipped = list(card.equipped)
+    for index, slot in enumerate(SLOTS):
+        name = whatif.equip.get(slot.value)
+        if name is None:
+            continue
+        attribute = owned.get((slot, name)) or catalogue.get(slot, name)
+        assert attribute is not None  # parse() checked it
+        equipped[index] = attribute
+    wardrobe = [a for a in card.owned if a not in equipped]
+    return dataclasses.replace(
+        card,
+        equipped=tuple(equipped),
+        wardrobe=tuple(wardrobe),
+        getgems_rank=card.getgems_rank if whatif.rank is _UNSET else whatif.rank,
+        burned_stickers=card.burned_stickers if whatif.burned is _UNSET else whatif.burned,
+    )
+
+
+# ---------------------------------------------------------------------------
+# Suggestions: requirements made concrete
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    requirement: Requirement
+    whatif: WhatIf
+    result: Rarity  # what the card becomes with it (derived, not guessed)
+
+
+def _owned_or_catalogue(card: CardSpec, slot: Slot, catalogue: Catalogue) -> list[AttributeSpec]:
+    """Candidates for a slot: owned ones first (no purchase needed), then the catalogue."""
+    owned = sorted((a for a in card.owned if a.slot is slot), key=lambda a: (a.supply, a.name))
+    seen = {a.name for a in owned}
+    return owned + [a for a in catalogue.by_supply[slot] if a.name not in seen]
+
+
+def _concrete(card: CardSpec, req: Requirement, catalogue: Catalogue) -> WhatIf | None:
+    p = req.params
+    equipped_names = {s: card.attribute(s).name for s in SLOTS}
+    if req.need == "slots_at_most":
+        equip: dict[str, str] = {}
+        for slot_value in p["candidate_slots"]:
+            if len(equip) == p["slots_needed"]:
+                break
+            slot = Slot(getattr(slot_value, "value", slot_value))
+            pick = next(
+                (
+                    a
+                    for a in _owned_or_catalogue(card, slot, catalogue)
+                    if a.supply <= p["max_supply"]
+                ),
+                None,
+            )
+            if pick is not None and pick.name != equipped_names[slot]:
+                equip[slot.value] = pick.name
+        return WhatIf(equip) if len(equip) == p["slots_needed"] else None
+    if req.need == "score":
+        limit = p.get("one_attribute_max_supply")
+        if not limit:
+            return None
+        owned = {a.key for a in card.owned}
+        # The least scarce new attribute that still closes the gap: the easiest to get.
+        best: AttributeSpec | None = None
+        for slot in (Slot.BACKGROUND, Slot.BODY, Slot.HEAD, Slot.PAW):
+            for attribute in catalogue.by_supply[slot]:
+                fits = attribute.supply <= limit and attribute.key not in owned
+                if fits and (best is None or attribute.supply > best.supply):
+                    best = attribute
+        return WhatIf({best.slot.value: best.name}) if best else None
+    if req.need == "tier_equipped":
+        for slot in (Slot.BACKGROUND, Slot.BODY, Slot.HEAD, Slot.PAW):
+            pick = next(
+                (
+                    a
+                    for a in _owned_or_catalogue(card, slot, catalogue)
+                    if a.supply <= p["max_supply"]
+                ),
+                None,
+            )
+            if pick is not None:
+                return WhatIf({slot.value: pick.name})
+        return None
+    if req.need == "burned":
+        return WhatIf(burned=p["threshold"])
+    if req.need == "kind_equipped":
+        kind = getattr(p["kind"], "value", p["kind"])
+        for slot in (Slot.BACKGROUND, Slot.BODY, Slot.HEAD, Slot.PAW):
+            pick = next(
+                (a for a in _owned_or_catalogue(card, slot, catalogue) if a.kind.value == kind),
+                None,
+            )
+            if pick is not None:
+                return WhatIf({slot.value: pick.name})
+        return None
+    if req.need == "combo":
+        equip = {getattr(s, "value", s): name for s, name in p["missing"]}
+        for slot_value, name in equip.items():
+            if catalogue.get(Slot(slot_value), name) is None:
+                return None
+        return WhatIf(equip)
+    if req.need == "rank":
+        return WhatIf(rank=p["rank_at_most"])
+    return None
+
+
+def suggestions(
+    card: CardSpec, requirements: Iterable[Requirement], catalogue: Catalogue
+) -> list[Suggestion]:
+    """Each requirement as a what-if that is checked to reach its target."""
+    found = []
+    for req in requirements:
+        whatif = _concrete(card, req, catalogue)
+        if whatif is None or whatif.is_empty:
+            continue
+        result = derive(apply(card, whatif, catalogue)).rarity
+        if result >= req.target:
+            found.append(Suggestion(req, whatif, result))
+    return found
+
+
+def changed_fields(before: Breakdown, after: Breakdown) -> set[str]:
+    """Which parts of the breakdown a what-if changed (for highlighting)."""
+    changed = set()
+    if before.rarity is not after.rarity:
+        changed.add("rarity")
+    for old, new in zip(before.rules, after.rules, strict=False):
+        if old.rarity is not new.rarity:
+            changed.add(f"rule:{old.key}")
+    for name in ("role", "skill_affinity", "active_skill", "template", "energy_cost"):
+        if getattr(before, name) != getattr(after, name):
+            changed.add(name)
+    for name in ("atk", "hp", "def_", "ability"):
+        if getattr(before.stats, name) != getattr(after.stats, name):
+            changed.add(f"stat:{name}")
+    if before.effects != after.effects:
+        changed.add("effects")
+    if before.wardrobe_score != after.wardrobe_score:
+        changed.add("wardrobe_score")
+    return changed
