@@ -234,6 +234,21 @@ def search_pages(query: str, *, limit: int = 200) -> list[Hit]:
 # Snippets
 
 
+def page_plain_text(page, lang: str) -> str:
+    """The readable words of a page's body in ``lang``, cached per revision (for snippets)."""
+    from django.core.cache import cache
+
+    from .rendering import plain_text
+
+    updated = page.updated_at.timestamp() if page.updated_at else 0
+    key = f"wiki:text:{page.pk}:{page.revision_number}:{updated}:{lang}"
+    text = cache.get(key)
+    if text is None:
+        text = plain_text(getattr(page, f"body_{lang}", None) or "")
+        cache.set(key, text, 60 * 60 * 24)
+    return text
+
+
 def _matches(word: str, terms: list[str]) -> bool:
     word_stem = stem(word)
     folded = fold(word)

@@ -17,7 +17,6 @@ from . import search
 from .diff import diff_snapshots
 from .models import Page
 from .presenters import page_view
-from .rendering import plain_text
 from .selectors import (
     LANGUAGE_CODES,
     LocalizedText,
@@ -130,10 +129,11 @@ def _results(
         page = pages[hit.page_id]
         # Show the match in the visitor's language when the page matched there too.
         matched = lang if lang in hit.langs else hit.langs[0]
+        body = localized(page, "body", matched)
         text = (
             localized(page, "summary", matched).value
             + "\n"
-            + plain_text(localized(page, "body", matched).value)
+            + search.page_plain_text(page, body.lang)
         )
         link = _link(page, lang)
         results.append(
