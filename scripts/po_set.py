@@ -35,7 +35,8 @@ def main() -> int:
             entry.msgstr = value
         if "fuzzy" in entry.flags:
             entry.flags.remove("fuzzy")
-            entry.previous_msgid = None
+        # Drop msgmerge's "#|" notes of the previous msgid: stale once translated.
+        entry.previous_msgctxt = entry.previous_msgid = entry.previous_msgid_plural = None
     catalogue.save()
     left = [e.msgid for e in catalogue.untranslated_entries() + catalogue.fuzzy_entries()]
     print(f"{len(left)} entries still need a translation" + (":" if left else "."))
