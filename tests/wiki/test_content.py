@@ -113,3 +113,19 @@ def test_search_finds_the_shipped_pages_by_word_forms(client, shipped_wiki):
     en = client.get("/en/wiki/search/", {"q": "skills"}).content.decode()
     first = re.search(r'result-title"><a href="/en/wiki/([\w-]+)/"', en)
     assert first and first.group(1) == "skills"
+
+
+def test_every_section_other_apps_link_to_exists_in_both_languages():
+    from engine import data
+    from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
+    from wiki.rendering import anchor_ids
+
+    assert set(RULE_SECTIONS) == {*data.RULE_KEYS, data.STARTER_RULE_KEY}
+    by_slug = {s.slug: s for s in SOURCES}
+    for key, (slug, anchor) in {**RULE_SECTIONS, **TOPIC_SECTIONS}.items():
+        source = by_slug[slug]
+        english = extract_headings(source.bodies["en"])
+        assert anchor in anchor_ids(source.bodies["en"]), (key, slug, anchor)
+        assert anchor in anchor_ids(source.bodies["ru"], alias_source=english), (key, slug, anchor)
+    with translation.override("ru"):
+        assert rule_url("wardrobe_score") == "/ru/wiki/rarities/#wardrobe-score"

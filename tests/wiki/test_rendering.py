@@ -5,6 +5,7 @@ import doctest
 import pytest
 from django.utils import translation
 
+import wiki.anchors
 import wiki.diff
 import wiki.importing
 import wiki.macros
@@ -23,7 +24,7 @@ def render(text: str, lang: str = "en", **kwargs):
 
 
 @pytest.mark.parametrize(
-    "module", [wiki.rendering, wiki.search, wiki.diff, wiki.importing, wiki.macros]
+    "module", [wiki.rendering, wiki.search, wiki.diff, wiki.importing, wiki.macros, wiki.anchors]
 )
 def test_docstring_examples(module):
     result = doctest.testmod(module)
