@@ -648,6 +648,11 @@ def _bonus_text(bonus) -> str:
     return ", ".join(parts)
 
 
+def _bonus_triple(bonus) -> str:
+    """A compact ``ATK / HP / ability`` bonus cell for the all-templates table."""
+    return " / ".join(signed(v) for v in (bonus.atk, bonus.hp, bonus.ability))
+
+
 @register_macro("template_stats")
 def template_stats(arg: str | None) -> str:
     """Every template (no argument), or one template's stats at each rarity."""
@@ -698,9 +703,9 @@ def template_stats(arg: str | None) -> str:
             num(t.hp),
             num(t.def_),
             num(t.ability),
-            _bonus_text(t.rare),
-            _bonus_text(t.epic),
-            _bonus_text(t.legendary),
+            _bonus_triple(t.rare),
+            _bonus_triple(t.epic),
+            _bonus_triple(t.legendary),
             effect_name(t.deploy),
         )
         for role in _roles()
@@ -715,12 +720,16 @@ def template_stats(arg: str | None) -> str:
             Col("HP", num=True),
             Col("DEF", num=True),
             Col(_("Ability value"), num=True),
-            Col(rarity_name("rare")),
-            Col(rarity_name("epic")),
-            Col(rarity_name("legendary")),
+            Col(rarity_name("rare"), num=True),
+            Col(rarity_name("epic"), num=True),
+            Col(rarity_name("legendary"), num=True),
             Col(_("Deploy effect")),
         ),
         rows,
+        caption=_(
+            "Rarity bonuses read ATK / HP / ability value; Common and Free add nothing. "
+            "Within a role, the token number picks the template."
+        ),
     )
 
 
