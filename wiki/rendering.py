@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import nh3
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
-from django.utils.html import escape, format_html
+from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from markdown_it import MarkdownIt
@@ -487,8 +487,3 @@ def plain_text(text: str) -> str:
     return "\n".join(
         line for token in tokens if token.type == "inline" if (line := _inline_text(token))
     )
-
-
-def escape_text(text: str) -> str:
-    """HTML-escape plain text (re-exported for callers that build snippets)."""
-    return str(escape(text))
