@@ -6,17 +6,32 @@ the commands that use them recompute explicitly (``cards.services``).
 
 from __future__ import annotations
 
+import functools
+
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete, pre_save
 from django.dispatch import receiver
 
 from . import services
 from .models import Attribute, Card, Combo
+from .services import signals_are_paused
 
 # Attribute columns the engine reads; changing any other column changes no card.
 _ATTRIBUTE_INPUTS = ("slot", "name", "supply", "kind")
 
 
+def _unless_paused(receiver):
+    """Skip the receiver inside ``services.signals_paused()`` (bulk jobs recompute themselves)."""
+
+    @functools.wraps(receiver)
+    def wrapper(*args, **kwargs):
+        if not signals_are_paused():
+            receiver(*args, **kwargs)
+
+    return wrapper
+
+
 @receiver(post_save, sender=Card, dispatch_uid="cards.card_saved")
+@_unless_paused
 def card_saved(sender, instance: Card, raw: bool = False, **kwargs) -> None:
     if raw:
         return
@@ -25,6 +40,7 @@ def card_saved(sender, instance: Card, raw: bool = False, **kwargs) -> None:
 
 
 @receiver(m2m_changed, sender=Card.wardrobe.through, dispatch_uid="cards.wardrobe_changed")
+@_unless_paused
 def wardrobe_changed(
     sender, instance, action: str, reverse: bool, pk_set: set[int] | None, **kwargs
 ) -> None:
@@ -46,6 +62,7 @@ def wardrobe_changed(
 
 
 @receiver(pre_save, sender=Attribute, dispatch_uid="cards.attribute_before_save")
+@_unless_paused
 def attribute_before_save(sender, instance: Attribute, raw: bool = False, **kwargs) -> None:
     instance._cards_inputs_changed = False
     if raw or instance._state.adding:
@@ -56,12 +73,14 @@ def attribute_before_save(sender, instance: Attribute, raw: bool = False, **kwar
 
 
 @receiver(post_save, sender=Attribute, dispatch_uid="cards.attribute_saved")
+@_unless_paused
 def attribute_saved(sender, instance: Attribute, **kwargs) -> None:
     if getattr(instance, "_cards_inputs_changed", False):
         services.request_recompute(services.cards_affected_by_attributes([instance.pk]))
 
 
 @receiver(pre_delete, sender=Attribute, dispatch_uid="cards.attribute_before_delete")
+@_unless_paused
 def attribute_before_delete(sender, instance: Attribute, **kwargs) -> None:
     # Its ownership and combo rows go with it (no m2m_changed for cascades): note who cares.
     combo_attrs = set(
@@ -75,6 +94,7 @@ def attribute_before_delete(sender, instance: Attribute, **kwargs) -> None:
 
 
 @receiver(post_delete, sender=Attribute, dispatch_uid="cards.attribute_deleted")
+@_unless_paused
 def attribute_deleted(sender, instance: Attribute, **kwargs) -> None:
     services.request_recompute(getattr(instance, "_cards_affected", set()))
 
@@ -88,6 +108,7 @@ def _combo_attribute_ids(combo_ids) -> set[int]:
 
 
 @receiver(pre_save, sender=Combo, dispatch_uid="cards.combo_before_save")
+@_unless_paused
 def combo_before_save(sender, instance: Combo, raw: bool = False, **kwargs) -> None:
     old = None
     if not raw and not instance._state.adding:
@@ -96,6 +117,7 @@ def combo_before_save(sender, instance: Combo, raw: bool = False, **kwargs) -> N
 
 
 @receiver(post_save, sender=Combo, dispatch_uid="cards.combo_saved")
+@_unless_paused
 def combo_saved(sender, instance: Combo, **kwargs) -> None:
     # A new combo has no attributes yet (they arrive through m2m_changed).
     if getattr(instance, "_cards_rarity_changed", False):
@@ -105,16 +127,19 @@ def combo_saved(sender, instance: Combo, **kwargs) -> None:
 
 
 @receiver(pre_delete, sender=Combo, dispatch_uid="cards.combo_before_delete")
+@_unless_paused
 def combo_before_delete(sender, instance: Combo, **kwargs) -> None:
     instance._cards_affected = services.cards_affected_by_combo(_combo_attribute_ids([instance.pk]))
 
 
 @receiver(post_delete, sender=Combo, dispatch_uid="cards.combo_deleted")
+@_unless_paused
 def combo_deleted(sender, instance: Combo, **kwargs) -> None:
     services.request_recompute(getattr(instance, "_cards_affected", set()))
 
 
 @receiver(m2m_changed, sender=Combo.attributes.through, dispatch_uid="cards.combo_attrs_changed")
+@_unless_paused
 def combo_attributes_changed(
     sender, instance, action: str, reverse: bool, pk_set: set[int] | None, **kwargs
 ) -> None:

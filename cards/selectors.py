@@ -1,0 +1,113 @@
+"""Read queries over the collection that other apps reuse (the wiki, the explorer).
+
+Everything here reads the stored derived fields, so it is index-backed and never
+calls the engine; for a card's live breakdown use ``cards.specs``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from django.db.models import Count, Q, QuerySet
+
+from .models import Attribute, Card, Rarity, Role, Skill
+
+__all__ = [
+    "CollectionStats",
+    "attribute_owner_counts",
+    "card_detail_queryset",
+    "catalogue_cards",
+    "collection_stats",
+    "starter_cards",
+]
+
+# Rarities of the main catalogue (Free, the starter tier, is reported apart).
+CATALOGUE_RARITIES: tuple[str, ...] = tuple(r for r in Rarity.values if r != Rarity.FREE)
+
+
+class CollectionStats(TypedDict):
+    total: int
+    catalogue: int
+    free: int
+    by_rarity: dict[str, int]
+    by_role: dict[str, int]
+    by_skill_affinity: dict[str, int]
+    by_active_skill: dict[str, int]
+    without_active_skill: int
+    with_active_skill_by_rarity: dict[str, int]
+
+
+def catalogue_cards() -> QuerySet[Card]:
+    """The main catalogue: every card except the starter (Free) cards, in token order."""
+    return Card.objects.filter(starter=False).order_by("token")
+
+
+def starter_cards() -> QuerySet[Card]:
+    """The starter cards (the Free tier), in token order."""
+    return Card.objects.filter(starter=True).order_by("token")
+
+
+def card_detail_queryset() -> QuerySet[Card]:
+    """Cards with their equipped attributes joined and their wardrobe prefetched
+    (ordered by slot value, then name): two queries for any number of cards."""
+    return Card.objects.select_related("head", "body", "paw", "background").prefetch_related(
+        "wardrobe"
+    )
+
+
+def collection_stats() -> CollectionStats:
+    """Counts over the whole collection, in one query.
+
+    Returns a dict::
+
+        {
+            "total": 1000,          # every card, starters included
+            "catalogue": 976,       # non-starter cards (the main rarity catalogue)
+            "free": 24,             # starter cards: the Free tier, kept out of by_rarity
+            "by_rarity": {"common": …, "rare": …, "epic": …, "legendary": 146},
+            "by_role": {"tank": …, "striker": …, "support": …, "control": …},
+            "by_skill_affinity": {"pierce": …, "speed": …, "steal": …, "arcane": …},
+            "by_active_skill": {"pierce": 27, "speed": 8, "steal": 33, "arcane": 78},
+            "without_active_skill": 854,
+            "with_active_skill_by_rarity": {"common": 0, …, "legendary": 146},
+        }
+
+    ``by_rarity`` and ``with_active_skill_by_rarity`` count the catalogue only (every
+    rarity present, zero included, lowest first); ``by_role``, ``by_skill_affinity``, ``by_active_skill`` and
+    ``without_active_skill`` count every card, starters included (they play too).
+    Keys are the lowercase enum values in the engine's order; label them with
+    ``cards.models.Rarity(key).label`` and friends.
+    """
+    aggregates: dict[str, Any] = {
+        "total": Count("id"),
+        "free": Count("id", filter=Q(starter=True)),
+        "without_active_skill": Count("id", filter=Q(active_skill__isnull=True)),
+    }
+    for value in CATALOGUE_RARITIES:
+        aggregates[f"rarity_{value}"] = Count("id", filter=Q(starter=False, rarity=value))
+        aggregates[f"skilled_{value}"] = Count(
+            "id", filter=Q(starter=False, rarity=value, active_skill__isnull=False)
+        )
+    for value in Role.values:
+        aggregates[f"role_{value}"] = Count("id", filter=Q(role=value))
+    for value in Skill.values:
+        aggregates[f"skill_{value}"] = Count("id", filter=Q(skill_affinity=value))
+        aggregates[f"active_{value}"] = Count("id", filter=Q(active_skill=value))
+    row = Card.objects.aggregate(**aggregates)
+    return {
+        "total": row["total"],
+        "catalogue": row["total"] - row["free"],
+        "free": row["free"],
+        "by_rarity": {v: row[f"rarity_{v}"] for v in CATALOGUE_RARITIES},
+        "by_role": {v: row[f"role_{v}"] for v in Role.values},
+        "by_skill_affinity": {v: row[f"skill_{v}"] for v in Skill.values},
+        "by_active_skill": {v: row[f"active_{v}"] for v in Skill.values},
+        "without_active_skill": row["without_active_skill"],
+        "with_active_skill_by_rarity": {v: row[f"skilled_{v}"] for v in CATALOGUE_RARITIES},
+    }
+
+
+def attribute_owner_counts(attributes: QuerySet[Attribute] | None = None) -> dict[int, int]:
+    """How many cards own each attribute (equipped or not), by attribute id (one query)."""
+    queryset = Attribute.objects.all() if attributes is None else attributes
+    return dict(queryset.annotate(n=Count("owners")).order_by().values_list("id", "n"))
