@@ -558,6 +558,25 @@ class MatchState:
         return atk
 
 
+def _fast_constructor(cls: type) -> Any:
+    """A positional constructor for a frozen slots dataclass that fills the slots through
+    their descriptors: the same value as ``cls(...)`` (no validation runs either way), at
+    about half the cost of the generated ``__init__`` (which calls ``object.__setattr__``
+    per field). Used on the hot path only; the classes stay ordinary frozen dataclasses."""
+    names = cls.__slots__
+    namespace = {"_new": object.__new__, "_cls": cls}
+    namespace.update({f"_s{i}": getattr(cls, name).__set__ for i, name in enumerate(names)})
+    body = "; ".join(f"_s{i}(o, {name})" for i, name in enumerate(names))
+    source = f"def make({', '.join(names)}):\n    o = _new(_cls); {body}\n    return o\n"
+    exec(source, namespace)  # the source is built from the class's own slot names
+    return namespace["make"]
+
+
+_PlayerState = _fast_constructor(PlayerState)
+_MatchState = _fast_constructor(MatchState)
+_Deployment = _fast_constructor(Deployment)
+
+
 # ---------------------------------------------------------------------------
 # Actions and events
 
@@ -754,7 +773,7 @@ def _violation(state: MatchState, action: Any) -> tuple[str, dict[str, Any]] | N
     if p.committed:
         return "already_committed", {}
     if kind is Commit:
-        if p.field is None and p.pick is None and any(hp > 0 for hp in p.card_hp):
+        if p.field is None and p.pick is None and max(p.card_hp) > 0:
             return "pick_required", {}
         return None
     if kind is Pick:
@@ -882,21 +901,33 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, .
     return _boost(state, action, p, n)
 
 
-def _player(p: PlayerState, **changes: Any) -> PlayerState:
+def _player(
+    p: PlayerState,
+    *,
+    hero_hp: int | None = None,
+    nrg: int | None = None,
+    card_def: tuple[int, ...] | None = None,
+    field: Any = False,
+    pick: Any = False,
+    boosts_used: frozenset[str] | None = None,
+    boosts_round: int | None = None,
+    rage: int | None = None,
+    committed: bool | None = None,
+) -> PlayerState:
     """``p`` with some fields changed (a lean ``dataclasses.replace``)."""
-    return PlayerState(
-        changes.get("hero_hp", p.hero_hp),
+    return _PlayerState(
+        p.hero_hp if hero_hp is None else hero_hp,
         p.hero_start,
-        changes.get("nrg", p.nrg),
+        p.nrg if nrg is None else nrg,
         p.card_hp,
-        changes.get("card_def", p.card_def),
+        p.card_def if card_def is None else card_def,
         p.deployed,
-        changes.get("field", p.field),
-        changes.get("pick", p.pick),
-        changes.get("boosts_used", p.boosts_used),
-        changes.get("boosts_round", p.boosts_round),
-        changes.get("rage", p.rage),
-        changes.get("committed", p.committed),
+        p.field if field is False else field,
+        p.pick if pick is False else pick,
+        p.boosts_used if boosts_used is None else boosts_used,
+        p.boosts_round if boosts_round is None else boosts_round,
+        p.rage if rage is None else rage,
+        p.committed if committed is None else committed,
     )
 
 
@@ -905,7 +936,9 @@ def _set(players: tuple[PlayerState, PlayerState], side: int, p: PlayerState) ->
 
 
 def _state(state: MatchState, players: Any, actions: int) -> MatchState:
-    return MatchState(state.decks, players, state.seed, state.round, state.initiative, actions)
+    return _MatchState(
+        state.decks, players, state.seed, state.round, state.initiative, actions, False, None, None
+    )
 
 
 def _boost(
@@ -1042,7 +1075,7 @@ class _Side:
     def deployment(self) -> Deployment | None:
         if not self.field:
             return None
-        return Deployment(self.card, self.atk, self.passive, self.lb, self.skill, self.deficit)
+        return _Deployment(self.card, self.atk, self.passive, self.lb, self.skill, self.deficit)
 
 
 class _Work:
@@ -1070,7 +1103,7 @@ class _Work:
             w = self.sides[side]
             src = w.src
             players.append(
-                PlayerState(
+                _PlayerState(
                     w.hero,
                     w.start,
                     w.nrg,
@@ -1085,7 +1118,7 @@ class _Work:
                     False,
                 )
             )
-        return MatchState(
+        return _MatchState(
             state.decks,
             (players[A], players[B]),
             state.seed,
@@ -1119,8 +1152,8 @@ class _Work:
         if self._check_end():
             return
         self.events.append(Event("round.end", {"round": self.round}))
-        a_cards = any(hp > 0 for hp in self.sides[A].hp)
-        b_cards = any(hp > 0 for hp in self.sides[B].hp)
+        a_cards = max(self.sides[A].hp) > 0
+        b_cards = max(self.sides[B].hp) > 0
         if self.round >= ROUND_LIMIT or not (a_cards or b_cards):
             # The round cap, or both decks spent (nothing can happen any more):
             # the higher Hero HP wins, equal HP is a draw.

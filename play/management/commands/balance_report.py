@@ -32,8 +32,10 @@ class Command(BaseCommand):
         if len(bots) != 2 or any(b not in BOTS for b in bots):
             raise CommandError(f"--bots takes two of {', '.join(BOTS)}.")
 
+        verbosity = options["verbosity"]
+
         def progress(done: int) -> None:
-            if self.verbosity >= 2:
+            if verbosity >= 2:
                 self.stdout.write(f"  {done} / {matches}")
 
         try:
