@@ -59,7 +59,7 @@ class _PageParser(HTMLParser):
             self.forms.append(form)
         if self._form is not None:
             name = a.get("name")
-            if tag == "input" and name:
+            if tag == "input" and name and "disabled" not in a:
                 kind = a.get("type", "text").lower()
                 if kind in ("checkbox", "radio") and "checked" not in a:
                     return
@@ -68,6 +68,8 @@ class _PageParser(HTMLParser):
                 if kind in ("submit", "button", "image"):
                     return
                 self._form.fields.append((name, a.get("value", "")))
+            elif tag == "button" and "disabled" in a:
+                return  # a disabled button cannot be clicked
             elif tag == "button" and name and a.get("type", "submit") == "submit":
                 self._form.buttons.append((name, a.get("value", "")))
             elif tag == "textarea" and name:

@@ -117,9 +117,10 @@ def discover(port: int) -> Pool:
 class UserResult:
     stats: Stats = field(default_factory=Stats)
     errors: list[str] = field(default_factory=list)
-    # match URL → actions the server accepted, in order (the form data posted)
-    accepted: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    # match URL → the moves the server accepted, in order (the "move" button values)
+    accepted: dict[str, list[str]] = field(default_factory=dict)
     rejected: Counter = field(default_factory=Counter)
+    double_accepted: list[str] = field(default_factory=list)
     matches_started: int = 0
     matches_finished: int = 0
 
@@ -135,6 +136,7 @@ class User(threading.Thread):
         self.result = UserResult()
         self.match_url: str | None = None
         self.match_forms: list[Form] = []
+        self.turn_seen = -1
 
     def timed(self, method, path, data=None, headers=None):
         started = time.perf_counter()
@@ -161,35 +163,67 @@ class User(threading.Thread):
         else:
             self.timed("GET", self.rng.choice(self.pool.pages))
 
-    # The match demo: start a match from the play page, then post actions from the match page.
+    # The match demo: start a match from the play page, then post actions on the match page
+    # the way htmx does. The form's hidden "turn" says which turn the page was made for; an
+    # accepted action moves it on (or ends the match), a refused one leaves it.
     def start_match(self) -> None:
         status, _, body = self.timed("GET", self.pool.play)
         if status != 200:
             return
         _, forms = parse_page(self.pool.play, body)
-        forms = [f for f in forms if urlsplit(f.action).path.startswith("/en/play/")]
-        if not forms:
+        starts = [f for f in forms if "/new/" in f.action or "start" in f.action]
+        if not starts:
             self.plays = False  # nothing to post yet: this user browses instead
             return
-        form = forms[0]
+        form = starts[-1]  # the suggested deck (always there); a built deck comes first
         status, headers, body = self.timed("POST", urlsplit(form.action).path, form.data())
-        if status in (301, 302, 303) and headers.get("location"):
-            self.match_url = urlsplit(headers["location"]).path
-            status, _, body = self.timed("GET", self.match_url)
-        elif status == 200:
-            self.match_url = urlsplit(form.action).path
-        if status == 200 and self.match_url:
+        if status not in (301, 302, 303) or not headers.get("location"):
+            self.result.rejected[f"start {status}"] += 1
+            return
+        self.match_url = urlsplit(headers["location"]).path
+        self.turn_seen = -1
+        status, _, body = self.timed("GET", self.match_url)
+        if status == 200:
             self.result.matches_started += 1
             self.result.accepted.setdefault(self.match_url, [])
             self.match_forms = self.action_forms(body)
+        else:
+            self.match_url = None
 
     def action_forms(self, html: str) -> list[Form]:
         _, forms = parse_page(self.match_url or "", html)
-        # Surrender ends the match early: keep it rare so matches run for a while.
-        actions = [f for f in forms if "surrender" not in f.action]
-        if actions and self.rng.random() < 0.02:
-            return [f for f in forms if "surrender" in f.action] or actions
-        return actions
+        return [f for f in forms if f.buttons and "turn" in dict(f.fields)]
+
+    def choose(self, form: Form) -> list[tuple[str, str]]:
+        # Surrender ends a match early: keep it rare so matches run for a while.
+        buttons = [i for i, (_, v) in enumerate(form.buttons) if v != "surrender"]
+        if not buttons or self.rng.random() < 0.01:
+            buttons = list(range(len(form.buttons)))
+        return form.data(self.rng.choice(buttons))
+
+    def post_action(self, form: Form, data: list[tuple[str, str]]) -> tuple[bool, list[Form]]:
+        """Post one action; (accepted, the forms on the page afterwards)."""
+        headers = {"HX-Request": "true"} if form.htmx else {}
+        status, response_headers, body = self.timed(
+            "POST", urlsplit(form.action).path, data, headers
+        )
+        if status is None:
+            return False, []
+        if status in (301, 302, 303):
+            location = urlsplit(response_headers.get("location", self.match_url)).path
+            status, _, body = self.timed("GET", location)
+        if status != 200:
+            self.result.rejected[f"action {status}"] += 1
+            return False, []
+        forms = self.action_forms(body)
+        # Compare with the turn of the page as it stood before this post (for a resubmit of
+        # an old form that is newer than the form's own turn).
+        before = max(int(dict(form.fields)["turn"]), self.turn_seen)
+        after = int(dict(forms[0].fields)["turn"]) if forms else None
+        accepted = after is None or after > before
+        if after is not None:
+            self.turn_seen = after
+        return accepted, forms
 
     def act(self) -> None:
         if not self.match_forms:
@@ -198,26 +232,28 @@ class User(threading.Thread):
             self.match_url = None
             self.start_match()
             return
-        form = self.rng.choice(self.match_forms)
-        button = self.rng.randrange(len(form.buttons)) if form.buttons else 0
-        data = dict(form.data(button))
-        headers = {"HX-Request": "true"} if form.htmx else {}
-        status, response_headers, body = self.timed(
-            "POST", urlsplit(form.action).path, data, headers
-        )
-        if status is None:
-            self.match_forms = []
-            return
-        if status in (200, 204, 302, 303):
-            self.result.accepted[self.match_url].append(data)
-            if status in (302, 303):
-                location = urlsplit(response_headers.get("location", self.match_url)).path
-                status, _, body = self.timed("GET", location)
-            self.match_forms = self.action_forms(body) if status == 200 else []
+        form = self.match_forms[0]
+        data = self.choose(form)
+        accepted, forms = self.post_action(form, data)
+        move = dict(data).get("move", "")
+        if accepted:
+            self.result.accepted[self.match_url].append(move)
+            # Now and then the same form again, as a double click or a stale tab would:
+            # it must be refused and change nothing.
+            if forms and self.rng.random() < 0.05:
+                again, forms_after = self.post_action(form, data)
+                if again:
+                    self.result.double_accepted.append(f"{self.match_url} {move}")
+                    self.result.accepted[self.match_url].append(move)
+                else:
+                    self.result.rejected["stale resubmit (expected)"] += 1
+                forms = forms_after or forms
         else:
-            self.result.rejected[status] += 1
-            status, _, body = self.timed("GET", self.match_url)
-            self.match_forms = self.action_forms(body) if status == 200 else []
+            self.result.rejected["refused action"] += 1
+            if not forms:
+                status, _, body = self.timed("GET", self.match_url)
+                forms = self.action_forms(body) if status == 200 else []
+        self.match_forms = forms
 
     def run(self) -> None:
         try:
@@ -238,30 +274,33 @@ VERIFY_SCRIPT = r"""
 import json, sys
 import django
 django.setup()
-from django.apps import apps
-
 claims = json.load(sys.stdin)
 try:
-    config = apps.get_app_config("play")
-except LookupError:
-    print(json.dumps({"status": "n/a", "reason": "no play app"})); raise SystemExit
-hook = None
-try:
-    from play import selectors as hook_module
-    hook = getattr(hook_module, "stored_action_counts", None)
-except ImportError:
-    pass
-if hook is None:
-    print(json.dumps({"status": "n/a", "reason": "play has no stored_action_counts(ids) yet"}))
+    from engine.match import action_to_json
+    from play.models import Match
+    from play.services import parse_move
+except ImportError as exc:
+    print(json.dumps({"status": "n/a", "reason": f"cannot read matches: {exc}"}))
     raise SystemExit
-print(json.dumps({"status": "ok", "counts": hook(list(claims))}))
+out = {}
+for url, moves in claims.items():
+    public_id = url.rstrip("/").split("/")[-1]
+    match = Match.objects.filter(public_id=public_id).first()
+    if match is None:
+        out[url] = {"stored": None, "expected": len(moves), "same": False}
+        continue
+    stored = [a for a in match.actions if a.get("side") == "a"]
+    expected = [action_to_json(parse_move(m)) for m in moves]
+    out[url] = {"stored": len(stored), "expected": len(expected), "same": stored == expected}
+print(json.dumps({"status": "ok", "matches": out}))
 """
 
 
-def verify(env: dict[str, str], accepted: dict[str, int]) -> tuple[str, list[str]]:
-    """Compare accepted actions per match with what the database stored."""
-    if not accepted:
-        return "n/a (no match was played)", []
+def verify(env: dict[str, str], accepted: dict[str, list[str]]) -> tuple[str, list[str]]:
+    """Every accepted move must be in its match's stored log, in order, and nothing else:
+    the player's stored actions must equal the accepted moves exactly."""
+    if not any(accepted.values()):
+        return "n/a (no action was accepted)", []
     result = subprocess.run(
         [PYTHON, "-c", VERIFY_SCRIPT],
         cwd=ROOT,
@@ -269,19 +308,21 @@ def verify(env: dict[str, str], accepted: dict[str, int]) -> tuple[str, list[str
         input=json.dumps(accepted),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
     )
     if result.returncode != 0:
         return f"could not check: {result.stderr.strip().splitlines()[-1:]}", ["check failed"]
     answer = json.loads(result.stdout.strip().splitlines()[-1])
     if answer["status"] != "ok":
         return f"n/a ({answer['reason']})", []
-    lost = []
-    for match, count in accepted.items():
-        stored = answer["counts"].get(match)
-        if stored is None or stored < count:
-            lost.append(f"{match}: {count} accepted, {stored} stored")
-    return f"{len(accepted)} matches, {sum(accepted.values())} accepted actions checked", lost
+    lost = [
+        f"{url}: {r['expected']} accepted, {r['stored']} stored"
+        + ("" if r["stored"] != r["expected"] else ", in a different order")
+        for url, r in answer["matches"].items()
+        if not r["same"]
+    ]
+    total = sum(len(m) for m in accepted.values())
+    return f"{len(accepted)} matches, {total} accepted actions compared with the stored logs", lost
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -332,7 +373,8 @@ def main(argv: list[str] | None = None) -> int:
             (ROOT / "bench" / "results").mkdir(exist_ok=True)
             (ROOT / "bench" / "results" / "load-server.log").write_text(log)
         stats = Stats(elapsed=elapsed)
-        accepted: dict[str, int] = {}
+        accepted: dict[str, list[str]] = {}
+        double_accepted: list[str] = []
         errors: list[str] = []
         rejected: Counter = Counter()
         started_matches = finished = 0
@@ -342,8 +384,9 @@ def main(argv: list[str] | None = None) -> int:
             rejected.update(u.result.rejected)
             started_matches += u.result.matches_started
             finished += u.result.matches_finished
-            for match, actions in u.result.accepted.items():
-                accepted[match] = accepted.get(match, 0) + len(actions)
+            double_accepted += u.result.double_accepted
+            for match, moves in u.result.accepted.items():
+                accepted.setdefault(match, []).extend(moves)
         locked = log.count("database is locked")
         server_errors_logged = log.count("Internal Server Error")
         checked, lost = verify(env, accepted)
@@ -368,12 +411,21 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(
             f"- matches: {started_matches} started, {finished} finished, "
-            f"{sum(accepted.values())} actions accepted, rejected: {dict(rejected)}"
+            f"{sum(len(m) for m in accepted.values())} actions accepted; "
+            f"refused: {dict(rejected)}"
         )
         print(f"- lost actions: {len(lost)} ({checked})")
+        print(f"- double submits accepted: {len(double_accepted)}")
     for line in errors[:5] + lost[:5]:
         print(f"  {line}")
-    failed = stats.server_errors or server_errors_logged or locked or lost or stats.count == 0
+    failed = (
+        stats.server_errors
+        or server_errors_logged
+        or locked
+        or lost
+        or double_accepted
+        or stats.count == 0
+    )
     print("RESULT:", "FAIL" if failed else "OK")
     return 1 if failed else 0
 
