@@ -13,8 +13,17 @@
 
 from __future__ import annotations
 
+from engine import rarity as _rarity
+from engine import skills as _skills
+from engine import stats as _stats
 from engine.rarity import decide_rarity
-from engine.skills import active_skill, decide_role, decide_skill, roll_temporary_skill
+from engine.skills import (
+    active_skill,
+    attribute_infos,
+    role_from_infos,
+    roll_temporary_skill,
+    skill_from_infos,
+)
 from engine.stats import (
     compute_effects,
     compute_stats,
@@ -24,7 +33,7 @@ from engine.stats import (
 )
 from engine.types import Breakdown, CardSpec, TraceStep
 
-__all__ = ["derive"]
+__all__ = ["clear_caches", "derive"]
 
 
 def derive(card: CardSpec, *, temporary_id: str | int | None = None) -> Breakdown:
@@ -37,8 +46,9 @@ def derive(card: CardSpec, *, temporary_id: str | int | None = None) -> Breakdow
     """
     trace: list[TraceStep] = []
     rarity = decide_rarity(card, trace)
-    role = decide_role(card, trace)
-    skill = decide_skill(card, role.role, trace)
+    infos = attribute_infos(card)
+    role = role_from_infos(card, infos, trace)
+    skill = skill_from_infos(card, infos, role.role, trace)
     if temporary_id is None:
         active = active_skill(rarity.rarity, skill.affinity, trace)
     else:
@@ -49,27 +59,40 @@ def derive(card: CardSpec, *, temporary_id: str | int | None = None) -> Breakdow
     cost = energy_cost(rarity.rarity, trace)
     undercharge = undercharge_table(stats, effects, cost, trace)
     return Breakdown(
-        token=card.token,
-        rarity=rarity.rarity,
-        decided_by=rarity.decided_by,
-        rules=rarity.rules,
-        wardrobe_score=rarity.wardrobe_score,
-        next_tier=rarity.next_tier,
-        role=role.role,
-        role_source=role.source,
-        role_votes=role.votes,
-        role_totals=role.totals,
-        skill_affinity=skill.affinity,
-        skill_source=skill.source,
-        skill_table=skill.table,
-        skill_scores=skill.scores,
-        skill_tie_break=skill.tie_break,
-        active_skill=active,
-        template=template.key,
-        stat_layers=layers,
-        stats=stats,
-        effects=effects,
-        energy_cost=cost,
-        undercharge=undercharge,
-        trace=tuple(trace),
+        card.token,
+        rarity.rarity,
+        rarity.decided_by,
+        rarity.rules,
+        rarity.wardrobe_score,
+        rarity.next_tier,
+        role.role,
+        role.source,
+        role.votes,
+        role.totals,
+        skill.affinity,
+        skill.source,
+        skill.table,
+        skill.scores,
+        skill.tie_break,
+        active,
+        template.key,
+        layers,
+        stats,
+        effects,
+        cost,
+        undercharge,
+        tuple(trace),
     )
+
+
+def clear_caches() -> None:
+    """Empty the engine's memo caches (keyword matches, shared sub-results).
+
+    Results never depend on the caches; this only frees memory or lets a
+    benchmark measure a cold start. Every cache is bounded anyway.
+    """
+    for module in (_rarity, _skills, _stats):
+        for value in vars(module).values():
+            cache_clear = getattr(value, "cache_clear", None)
+            if callable(cache_clear) and hasattr(value, "cache_info"):
+                cache_clear()

@@ -160,6 +160,24 @@ _WARDROBE_NEED = _lowest_tier_table(WARDROBE_SCORE_TIERS)
 _BURNED_NEED = _lowest_tier_table(BURNED_STICKER_TIERS)
 _GETGEMS_NEED = _lowest_tier_table(GETGEMS_RANK_TIERS)
 _BADGE_MAX_SUPPLY = next(b.max_supply for b in TIER_BANDS if b.tier is TIER_BADGE_TIER)
+
+
+def _supply_limit(tiers: frozenset[Tier]) -> int:
+    """The largest supply whose tier is in ``tiers``, which must be the lowest bands."""
+    limit = 0
+    for band in TIER_BANDS:
+        if band.tier not in tiers:
+            break
+        assert band.max_supply is not None
+        limit = band.max_supply
+    assert all(tier_of(s) in tiers for s in range(1, limit + 1))
+    assert tier_of(limit + 1) not in tiers
+    return limit
+
+
+# Supply tests on plain integers (checked against TIER_BANDS at import).
+_SUBSTITUTE_MAX_SUPPLY = _supply_limit(frozenset(SUPPLY_SUBSTITUTE_TIERS))
+_BADGE_SUPPLY = _supply_limit(frozenset({TIER_BADGE_TIER}))
 _GOD_PREMIUM = dict(GOD_PREMIUM_TIERS)
 
 
@@ -173,13 +191,50 @@ def _frozen(rule: str, target: Rarity, need: str, **params: Any) -> Requirement:
     return Requirement(rule, target, need, MappingProxyType(params))
 
 
-@functools.lru_cache(maxsize=65536)
-def _need_supply(effective: tuple[int, ...], target: Rarity) -> Requirement | None:
+def _bucket(supply: int) -> int:
+    """Index of the first SUPPLY_COUNT_TIERS threshold ``supply`` fails, from the loosest.
+
+    The supply count rule only asks which thresholds each slot meets, so a
+    card's verdict depends on these buckets alone (and is memoised on them).
+    """
+    bucket = 0
+    for limit in _SUPPLY_LIMITS:
+        if supply <= limit:
+            return bucket
+        bucket += 1
+    return bucket
+
+
+# Thresholds of SUPPLY_COUNT_TIERS, tightest first (3, then 5).
+_SUPPLY_LIMITS = tuple(sorted({t.max_supply for t in SUPPLY_COUNT_TIERS}))
+
+
+@functools.lru_cache(maxsize=1024)
+def _supply_verdict(
+    buckets: tuple[int, ...],
+) -> tuple[Rarity, tuple[tuple[int, tuple[Slot, ...]], ...], TraceStep, _Need]:
+    """Rarity, (max_supply, slots at or below it) per tier, trace step and need."""
+    rarity = _COMMON
+    matched = []
+    for tier in SUPPLY_COUNT_TIERS:
+        level = _SUPPLY_LIMITS.index(tier.max_supply)
+        slots = tuple(slot for slot, b in zip(_SLOTS, buckets, strict=True) if b <= level)
+        matched.append((tier.max_supply, slots))
+        if rarity is _COMMON and len(slots) >= tier.min_slots:
+            rarity = tier.rarity
+    matched_t = tuple(matched)
+    step = _shared_step("rarity.supply_count", rarity, matched=matched_t)
+    return rarity, matched_t, step, functools.partial(_need_supply, buckets)
+
+
+@functools.lru_cache(maxsize=4096)
+def _need_supply(buckets: tuple[int, ...], target: Rarity) -> Requirement | None:
     tier = _SUPPLY_NEED[target]
     if tier is None:
         return None
-    candidates = tuple([_SLOTS[i] for i, v in enumerate(effective) if v > tier.max_supply])
-    slots_needed = tier.min_slots - (len(effective) - len(candidates))
+    level = _SUPPLY_LIMITS.index(tier.max_supply)
+    candidates = tuple([_SLOTS[i] for i, b in enumerate(buckets) if b > level])
+    slots_needed = tier.min_slots - (len(buckets) - len(candidates))
     if slots_needed <= 0:
         return None
     return _frozen(
@@ -251,23 +306,35 @@ def _need_god_premium(current: Rarity, target: Rarity) -> Requirement | None:
 
 
 def _need_combo(
-    partial: Sequence[tuple[ComboSpec, tuple[tuple[Slot, str], ...]]], target: Rarity
+    partial: Sequence[tuple[int, int, ComboSpec]], equipped: dict[Slot, str], target: Rarity
 ) -> Requirement | None:
-    best: tuple[Any, ...] | None = None
-    for combo, missing in partial:
-        if combo.rarity < target:
+    """The combo with the fewest missing attributes (then the higher rarity, then by name).
+
+    ``partial`` holds (missing count, rarity rank, combo) for each combo not fully
+    equipped; ``equipped`` maps each slot to the equipped attribute's name.
+    """
+    floor = _RANK[target]
+    best = None
+    best_n = best_rank = 0
+    for n, rank, combo in partial:
+        if rank < floor:
             continue
-        key = (len(missing), -_RANK[combo.rarity], combo.name)
-        if best is None or key < best[0]:
-            best = (key, combo, missing)
+        if (
+            best is None
+            or n < best_n
+            or (
+                n == best_n and (rank > best_rank or (rank == best_rank and combo.name < best.name))
+            )
+        ):
+            best, best_n, best_rank = combo, n, rank
     if best is None:
         return None
-    _, combo, missing = best
+    missing = tuple([pair for pair in best.attributes if equipped[pair[0]] != pair[1]])
     return Requirement(
         "combo",
-        combo.rarity,
+        best.rarity,
         "combo",
-        {"combo": combo.name, "missing": missing, "slots_needed": len(missing)},
+        {"combo": best.name, "missing": missing, "slots_needed": best_n},
     )
 
 
@@ -302,12 +369,12 @@ def _rule_supply_count(
     """§2.1: slots whose effective supply is low, with the wardrobe substitution."""
     lowest: dict[Slot, AttributeSpec] = {}  # per slot, the lowest-supply rare/unique spare
     for other in card.wardrobe:
-        if tier_of(other.supply) in SUPPLY_SUBSTITUTE_TIERS:
+        if other.supply <= _SUBSTITUTE_MAX_SUPPLY:
             known = lowest.get(other.slot)
             if known is None or other.supply < known.supply:
                 lowest[other.slot] = other
     supply_slots = []
-    effective = []
+    buckets = []
     for attr in card.equipped:
         sub = lowest.get(attr.slot)
         if sub is not None and sub.supply < attr.supply:
@@ -329,26 +396,11 @@ def _rule_supply_count(
         else:
             sub = None
             supply = attr.supply
-        effective.append(supply)
+        buckets.append(_bucket(supply))
         supply_slots.append(SupplySlot(attr.slot, attr, supply, sub))
-    eff = tuple(effective)
-    rarity = _COMMON
-    counts = []
-    for tier in SUPPLY_COUNT_TIERS:
-        n = sum([1 for v in eff if v <= tier.max_supply])
-        counts.append((tier.max_supply, n))
-        if rarity is _COMMON and n >= tier.min_slots:
-            rarity = tier.rarity
-    counts_t = tuple(counts)
-    append(
-        TraceStep(
-            "rarity.supply_count",
-            {"effective": dict(zip(_SLOTS, eff, strict=True)), "counts": counts_t},
-            rarity,
-        )
-    )
-    need = functools.partial(_need_supply, eff)
-    evidence = {"slots": tuple(supply_slots), "counts": counts_t}
+    rarity, matched, step, need = _supply_verdict(tuple(buckets))
+    append(step)
+    evidence = {"slots": tuple(supply_slots), "matched": matched}
     return RuleResult("supply_count", rarity, evidence, _own_next(rarity, need)), need
 
 
@@ -392,7 +444,7 @@ def _rule_tier_badge(
     card: CardSpec, append: Callable[[TraceStep], None]
 ) -> tuple[RuleResult, _Need]:
     """§2.3: an equipped unique-tier attribute."""
-    badge = tuple([a for a in card.equipped if tier_of(a.supply) is TIER_BADGE_TIER])
+    badge = tuple([a for a in card.equipped if a.supply <= _BADGE_SUPPLY])
     if not badge:
         result, step = _no_attribute_rule(
             "tier_badge", "rarity.tier_badge", ("slots",), _COMMON, _need_no_badge
@@ -472,19 +524,23 @@ def _rule_combo(card: CardSpec, append: Callable[[TraceStep], None]) -> tuple[Ru
     if not combos:
         append(_NO_COMBO_STEP)
         return _NO_COMBO_RESULT, _never
-    rarity = _COMMON
+    equipped = {a.slot: a.name for a in card.equipped}
+    best = _RANK[_COMMON]
     matched = []
     partial = []
     for combo in combos:
-        missing = tuple(
-            [(slot, name) for slot, name in combo.attributes if card.attribute(slot).name != name]
-        )
+        missing = 0
+        for slot, name in combo.attributes:
+            if equipped[slot] != name:
+                missing += 1
+        rank = _RANK[combo.rarity]
         if missing:
-            partial.append((combo, missing))
+            partial.append((missing, rank, combo))
         else:
             matched.append(combo)
-            if combo.rarity > rarity:
-                rarity = combo.rarity
+            if rank > best:
+                best = rank
+    rarity = _RARITIES[best]
     matched_t = tuple(matched)
     append(
         TraceStep(
@@ -493,7 +549,7 @@ def _rule_combo(card: CardSpec, append: Callable[[TraceStep], None]) -> tuple[Ru
             rarity,
         )
     )
-    need = functools.partial(_need_combo, partial)
+    need = functools.partial(_need_combo, partial, equipped)
     evidence = {"matched": matched_t, "known": len(combos)}
     return RuleResult("combo", rarity, evidence, _own_next(rarity, need)), need
 
@@ -511,6 +567,11 @@ def _rule_getgems_rank(rank: int | None) -> tuple[RuleResult, _Need, TraceStep]:
     evidence = MappingProxyType({"rank": rank})
     result = RuleResult("getgems_rank", rarity, evidence, _own_next(rarity, need))
     return result, need, _shared_step("rarity.getgems_rank", rarity, rank=rank)
+
+
+@functools.lru_cache(maxsize=1024)
+def _decided_step(decided_by: tuple[str, ...], rarity: Rarity) -> TraceStep:
+    return _shared_step("rarity.decided", rarity, decided_by=decided_by)
 
 
 _STARTER_STEP = _shared_step("rarity.starter", STARTER_RARITY, skipped=RULE_KEYS)
@@ -547,7 +608,7 @@ def decide_rarity(card: CardSpec, trace: list[TraceStep] | None = None) -> Rarit
     best = max([_RANK[r.rarity] for r in rules])
     rarity = _RARITIES[best]
     decided_by = tuple([r.key for r in rules if r.rarity is rarity])
-    append(TraceStep("rarity.decided", {"decided_by": decided_by}, rarity))
+    append(_decided_step(decided_by, rarity))
 
     target = _NEXT[rarity]
     if target is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -54,6 +55,7 @@ __all__ = [
     "name_words",
     "role_hash_lines",
     "roll_temporary_skill",
+    "tie_break_order",
 ]
 
 _PRIORITY_FRAGMENTS: tuple[tuple[Skill, tuple[str, ...]], ...] = tuple(
@@ -169,8 +171,43 @@ def _info(slot: Slot, name: str, supply: int) -> _Info:
     return _Info(tier, primary, secondary, row, hits_step, vote, vote_step)
 
 
+def _shared(code: str, value: object, **params: object) -> TraceStep:
+    return TraceStep(code, MappingProxyType(params), value)
+
+
+# Steps that depend on a few small values are memoised and shared (read-only params).
+@functools.lru_cache(maxsize=64)
+def _role_decided(source: str, role: Role) -> TraceStep:
+    return _shared("role.decided", role, source=source)
+
+
+@functools.lru_cache(maxsize=64)
+def _skill_affinity(source: str, skill: Skill) -> TraceStep:
+    return _shared("skill.affinity", skill, source=source)
+
+
+@functools.lru_cache(maxsize=4096)
+def _role_totals(totals: tuple[tuple[Role, int], ...], tied: tuple[Role, ...]) -> TraceStep:
+    return TraceStep("role.totals", MappingProxyType(dict(totals)), tied)
+
+
+@functools.lru_cache(maxsize=4096)
+def _skill_scores(scores: tuple[tuple[Skill, int], ...], tied: tuple[Skill, ...]) -> TraceStep:
+    return TraceStep("skill.scores", MappingProxyType(dict(scores)), tied)
+
+
+@functools.lru_cache(maxsize=64)
+def _active_step(rarity: Rarity, affinity: Skill, skill: Skill | None) -> TraceStep:
+    return _shared("skill.active", skill, rarity=rarity, affinity=affinity)
+
+
 def _attr_info(attr: AttributeSpec) -> _Info:
     return _info(attr.slot, attr.name, attr.supply)
+
+
+def attribute_infos(card: CardSpec) -> tuple[_Info, ...]:
+    """Memoised per-attribute facts of the equipped four, in slot order (for derive)."""
+    return tuple([_info(a.slot, a.name, a.supply) for a in card.equipped])
 
 
 _SCAN_INDEX = tuple(tuple(Slot).index(s) for s in SLOT_SCAN_ORDER)
@@ -212,13 +249,17 @@ def decide_role(card: CardSpec, trace: list[TraceStep] | None = None) -> RoleDec
     >>> decide_role(card).role  # helm: 3 × 3 = 9 for Tank beats dagger: 4 × 1 for Striker
     <Role.TANK: 'tank'>
     """
-    if trace is None:
-        trace = []
-    equipped = card.equipped
+    return role_from_infos(card, attribute_infos(card), [] if trace is None else trace)
+
+
+def role_from_infos(
+    card: CardSpec, infos: tuple[_Info, ...], trace: list[TraceStep]
+) -> RoleDecision:
+    """``decide_role`` on precomputed ``attribute_infos(card)``."""
     votes: list[RoleVote] = []
     totals: dict[Role, int] = {}
     for i in _SCAN_INDEX:
-        info = _attr_info(equipped[i])
+        info = infos[i]
         vote = info.vote
         if vote is not None:
             votes.append(vote)
@@ -232,12 +273,12 @@ def decide_role(card: CardSpec, trace: list[TraceStep] | None = None) -> RoleDec
         trace.append(
             TraceStep("role.hash_fallback", {"lines": lines, "byte": byte, "index": index}, role)
         )
-        trace.append(TraceStep("role.decided", {"source": "hash"}, role))
+        trace.append(_role_decided("hash", role))
         return RoleDecision(role, "hash", (), ())
     totals_t = tuple([(r, totals[r]) for r in _ROLES if r in totals])
     best = max(totals.values())
     tied = tuple([r for r, n in totals_t if n == best])
-    trace.append(TraceStep("role.totals", dict(totals_t), tied))
+    trace.append(_role_totals(totals_t, tied))
     if len(tied) == 1:
         role, source = tied[0], "votes"
     else:
@@ -249,7 +290,7 @@ def decide_role(card: CardSpec, trace: list[TraceStep] | None = None) -> RoleDec
                 "role.tie_break", {"tied": tied, "slot": first.slot, "name": first.name}, role
             )
         )
-    trace.append(TraceStep("role.decided", {"source": source}, role))
+    trace.append(_role_decided(source, role))
     return RoleDecision(role, source, tuple(votes), totals_t)
 
 
@@ -269,21 +310,28 @@ class SkillDecision:
     tie_break: tuple[TieBreakEntry, ...]
 
 
+def _scan_key(item: tuple[AttributeSpec, bool]) -> tuple[int, bool, str]:
+    attr, is_equipped = item
+    return (-TIER_WEIGHT[tier_of(attr.supply)], not is_equipped, attr.name)
+
+
+def _scan(card: CardSpec) -> Iterator[tuple[AttributeSpec, bool]]:
+    """Owned attributes in tie-break scan order, one slot at a time (lazily)."""
+    for slot in SLOT_SCAN_ORDER:
+        group = [(card.attribute(slot), True)]
+        group += [(a, False) for a in card.wardrobe if a.slot is slot]
+        if len(group) > 1:
+            group.sort(key=_scan_key)
+        yield from group
+
+
 def tie_break_order(card: CardSpec) -> tuple[tuple[AttributeSpec, bool], ...]:
     """Owned attributes in skill tie-break scan order, each with its equipped flag.
 
     Slots paw → head → body → background; within a slot by tier weight
     descending, the equipped one first among equals, then by name.
     """
-    order: list[tuple[AttributeSpec, bool]] = []
-    for slot in SLOT_SCAN_ORDER:
-        group = [(card.attribute(slot), True)]
-        group += [(a, False) for a in card.wardrobe if a.slot is slot]
-        group.sort(
-            key=lambda item: (-TIER_WEIGHT[tier_of(item[0].supply)], not item[1], item[0].name)
-        )
-        order += group
-    return tuple(order)
+    return tuple(_scan(card))
 
 
 def decide_skill(card: CardSpec, role: Role, trace: list[TraceStep] | None = None) -> SkillDecision:
@@ -299,33 +347,35 @@ def decide_skill(card: CardSpec, role: Role, trace: list[TraceStep] | None = Non
     >>> decision.affinity, decision.source  # arcane 1, steal 1: the paw's primary wins
     (<Skill.ARCANE: 'arcane'>, 'tie_break')
     """
-    if trace is None:
-        trace = []
-    rows = []
+    return skill_from_infos(card, attribute_infos(card), role, [] if trace is None else trace)
+
+
+def skill_from_infos(
+    card: CardSpec, infos: tuple[_Info, ...], role: Role, trace: list[TraceStep]
+) -> SkillDecision:
+    """``decide_skill`` on precomputed ``attribute_infos(card)``."""
     scores: dict[Skill, int] = {}
-    for attr in card.equipped:
-        info = _attr_info(attr)
-        rows.append(info.row)
+    for info in infos:
         trace.append(info.hits_step)
         if info.primary is not None:
             scores[info.primary] = scores.get(info.primary, 0) + 1
-    rows_t = tuple(rows)
+    rows_t = tuple([info.row for info in infos])
     if not scores:
         skill = ROLE_DEFAULT_SKILL[role]
         trace.append(TraceStep("skill.role_default", {"role": role}, skill))
-        trace.append(TraceStep("skill.affinity", {"source": "role_default"}, skill))
+        trace.append(_skill_affinity("role_default", skill))
         return SkillDecision(skill, "role_default", rows_t, (), ())
     scores_t = tuple([(s, scores[s]) for s in SKILL_PRIORITY if s in scores])
     best = max(scores.values())
     tied = tuple([s for s, n in scores_t if n == best])
-    trace.append(TraceStep("skill.scores", dict(scores_t), tied))
+    trace.append(_skill_scores(scores_t, tied))
     if len(tied) == 1:
         skill = tied[0]
-        trace.append(TraceStep("skill.affinity", {"source": "score"}, skill))
+        trace.append(_skill_affinity("score", skill))
         return SkillDecision(skill, "score", rows_t, scores_t, ())
     scan: list[TieBreakEntry] = []
     picked: Skill | None = None
-    for attr, is_equipped in tie_break_order(card):
+    for attr, is_equipped in _scan(card):
         info = _attr_info(attr)
         if info.primary is not None and info.primary in tied:
             picked = info.primary
@@ -358,7 +408,7 @@ def decide_skill(card: CardSpec, role: Role, trace: list[TraceStep] | None = Non
     trace.append(
         TraceStep("skill.tie_break", {"tied": tied, "slot": last.slot, "name": last.name}, picked)
     )
-    trace.append(TraceStep("skill.affinity", {"source": "tie_break"}, picked))
+    trace.append(_skill_affinity("tie_break", picked))
     return SkillDecision(picked, "tie_break", rows_t, scores_t, tuple(scan))
 
 
@@ -372,7 +422,7 @@ def active_skill(
     """
     skill = affinity if rarity is ACTIVE_SKILL_RARITY else None
     if trace is not None:
-        trace.append(TraceStep("skill.active", {"rarity": rarity, "affinity": affinity}, skill))
+        trace.append(_active_step(rarity, affinity, skill))
     return skill
 
 

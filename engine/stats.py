@@ -85,25 +85,37 @@ def pick_template(token: int, role: Role, trace: list[TraceStep] | None = None) 
     >>> pick_template(1, Role.TANK).key
     'bulwark_hound'
     """
+    template, step = _template_pick(_template_byte(token), role)
+    if trace is not None:
+        trace.append(step)
+    return template
+
+
+@functools.lru_cache(maxsize=1024)
+def _template_pick(byte: int, role: Role) -> tuple[Template, TraceStep]:
     templates = TEMPLATES_BY_ROLE[role]
-    byte = _template_byte(token)
     index = byte % len(templates)
     template = templates[index]
-    if trace is not None:
-        trace.append(
-            TraceStep(
-                "template.selected",
-                {
-                    "role": role,
-                    "byte": byte,
-                    "count": len(templates),
-                    "index": index,
-                    "candidates": _CANDIDATES[role],
-                },
-                template.key,
-            )
-        )
-    return template
+    step = _step(
+        "template.selected",
+        template.key,
+        role=role,
+        byte=byte,
+        count=len(templates),
+        index=index,
+        candidates=_CANDIDATES[role],
+    )
+    return template, step
+
+
+@functools.lru_cache(maxsize=16384)
+def _paw_step(name: str, tier: Tier, atk: int) -> TraceStep:
+    return _step("stats.paw_item", name=name, tier=tier, atk=atk)
+
+
+@functools.lru_cache(maxsize=16)
+def _energy_step(rarity: Rarity, cost: int) -> TraceStep:
+    return _step("energy.cost", cost, rarity=rarity)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -190,9 +202,7 @@ def compute_stats(
     )
     if trace is not None:
         trace += before
-        trace.append(
-            TraceStep("stats.paw_item", {"name": paw.name, "tier": paw_tier, "atk": paw_atk})
-        )
+        trace.append(_paw_step(paw.name, paw_tier, paw_atk))
         trace += after
     return layers, stats
 
@@ -282,7 +292,7 @@ def energy_cost(rarity: Rarity, trace: list[TraceStep] | None = None) -> int:
     """NRG cost of deploying a card of ``rarity`` (§5)."""
     cost = ENERGY_COST[rarity]
     if trace is not None:
-        trace.append(TraceStep("energy.cost", {"rarity": rarity}, cost))
+        trace.append(_energy_step(rarity, cost))
     return cost
 
 

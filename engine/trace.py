@@ -12,9 +12,9 @@ Rarity (RULES.md §2), in this order:
 - ``rarity.supply_count.substitution`` — in ``slot`` the wardrobe attribute
   ``name`` (``supply``, ``tier`` rare or unique) stands in for the equipped
   ``equipped_name`` (``equipped_supply``). value: the supply that counts.
-- ``rarity.supply_count`` — effective supplies and how many slots are at or
-  below each threshold. params: ``effective`` ({slot: supply}), ``counts``
-  ((max_supply, slots), … per tier, highest tier first). value: rarity.
+- ``rarity.supply_count`` — which slots' effective supply is at or below each
+  threshold. params: ``matched`` ((max_supply, (slot, …)), … one per tier,
+  highest tier first: (3, …) for Legendary, (5, …) for Epic). value: rarity.
 - ``rarity.wardrobe_score`` — params: ``attributes`` (distinct owned),
   ``score`` (one decimal, rounded down). value: rarity.
 - ``rarity.tier_badge`` — params: ``slots`` (equipped unique-tier). value: rarity.
@@ -145,7 +145,7 @@ CODES: Final = MappingProxyType(
         "rarity.supply_count.substitution": CodeSpec(
             ("slot", "equipped_name", "equipped_supply", "name", "supply", "tier"), "int"
         ),
-        "rarity.supply_count": CodeSpec(("effective", "counts"), "rarity"),
+        "rarity.supply_count": CodeSpec(("matched",), "rarity"),
         "rarity.wardrobe_score": CodeSpec(("attributes", "score"), "rarity"),
         "rarity.tier_badge": CodeSpec(("slots",), "rarity"),
         "rarity.burned_stickers": CodeSpec(("burned",), "rarity"),

@@ -72,6 +72,8 @@ class Rarity(_ValueEnum):
     <Rarity.RARE: 'rare'>
     >>> Rarity.LEGENDARY.next() is None
     True
+    >>> Rarity.RARE < "epic"
+    True
     """
 
     FREE = "free"
@@ -90,29 +92,36 @@ class Rarity(_ValueEnum):
         rank = _RARITY_RANK[self] + 1
         return _RARITIES[rank] if rank < len(_RARITIES) else None
 
+    # Comparisons go by rank. A plain string is read as a rarity value (so
+    # ``Rarity.RARE < "epic"``), never compared letter by letter.
+
     def __lt__(self, other: object) -> bool:
-        if not isinstance(other, Rarity):
-            return NotImplemented
-        return _RARITY_RANK[self] < _RARITY_RANK[other]
+        return self._rank_ < _rank_of(other)  # type: ignore[attr-defined, no-any-return]
 
     def __le__(self, other: object) -> bool:
-        if not isinstance(other, Rarity):
-            return NotImplemented
-        return _RARITY_RANK[self] <= _RARITY_RANK[other]
+        return self._rank_ <= _rank_of(other)  # type: ignore[attr-defined, no-any-return]
 
     def __gt__(self, other: object) -> bool:
-        if not isinstance(other, Rarity):
-            return NotImplemented
-        return _RARITY_RANK[self] > _RARITY_RANK[other]
+        return self._rank_ > _rank_of(other)  # type: ignore[attr-defined, no-any-return]
 
     def __ge__(self, other: object) -> bool:
-        if not isinstance(other, Rarity):
-            return NotImplemented
-        return _RARITY_RANK[self] >= _RARITY_RANK[other]
+        return self._rank_ >= _rank_of(other)  # type: ignore[attr-defined, no-any-return]
+
+
+def _rank_of(other: object) -> int:
+    if other.__class__ is Rarity:
+        return other._rank_  # type: ignore[attr-defined, no-any-return]
+    try:
+        return _RARITY_RANK[Rarity(other)]
+    except ValueError:
+        raise TypeError(f"cannot compare a Rarity with {other!r}") from None
 
 
 _RARITIES: tuple[Rarity, ...] = tuple(Rarity)
 _RARITY_RANK: dict[Rarity, int] = {r: i for i, r in enumerate(_RARITIES)}
+for _rarity, _rank in _RARITY_RANK.items():
+    _rarity._rank_ = _rank  # type: ignore[attr-defined]  # order, read by the comparisons
+del _rarity, _rank
 
 
 class Slot(_ValueEnum):
@@ -503,8 +512,7 @@ class RuleResult:
     tier or cannot rise (e.g. no combo is known). ``evidence`` per rule:
 
     - supply_count: ``slots`` (a ``SupplySlot`` per slot, in slot order),
-      ``counts`` ((max_supply, slots at or below it), …) per tier of
-      ``SUPPLY_COUNT_TIERS``;
+      ``matched`` ((max_supply, (slot, …)), …) per tier of ``SUPPLY_COUNT_TIERS``;
     - wardrobe_score: ``score`` (Fraction), ``display`` (one decimal, rounded
       down), ``attributes`` (every distinct owned ``AttributeSpec``);
     - tier_badge: ``attributes`` (equipped unique-tier attributes);
