@@ -77,7 +77,7 @@ def learn(client) -> Probe:
     result = crawl(client, start_urls("en") + start_urls("ru"), per_pattern=6)
     kwargs: dict[str, list[dict[str, str]]] = {}
     params = {"q", "page", "sort", "order", "lang", "next"}
-    for path in result.responses:
+    for path in [*result.responses, *result.errors]:
         parts = urlsplit(path)
         params.update(k for k, _ in parse_qsl(parts.query, keep_blank_values=True))
         try:

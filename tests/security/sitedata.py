@@ -114,6 +114,7 @@ ADMIN = re.compile(r"^/[a-z]{2}/admin/")
 class Crawl:
     responses: dict[str, object] = field(default_factory=dict)  # path → response
     forms: list[Form] = field(default_factory=list)
+    errors: dict[str, str] = field(default_factory=dict)  # path → exception raised by the view
 
     def patterns_seen(self) -> set[str]:
         return {n for n in (pattern_of(p) for p in self.responses) if n}
@@ -146,7 +147,11 @@ def crawl(
         if per[name] >= per_pattern:
             continue
         per[name] += 1
-        response = client.get(path, headers=headers)
+        try:
+            response = client.get(path, headers=headers)
+        except Exception as exc:  # a view that crashed: note it, crawl on
+            result.errors[path] = f"{type(exc).__name__}: {exc}"
+            continue
         result.responses[path] = response
         content_type = response.get("Content-Type", "")
         if response.status_code == 200 and content_type.startswith("text/html"):

@@ -96,7 +96,7 @@ def start_urls(lang: str) -> list[str]:
 def test_every_page_has_a_strict_csp_and_no_inline_code(client, site, lang):
     result = crawl(client, start_urls(lang))
     assert len(result.responses) > 1
-    failures = {}
+    failures = {path: [f"server error: {error}"] for path, error in result.errors.items()}
     for path, response in result.responses.items():
         problems = csp_problems(response)
         if response in result.html_pages().values():
@@ -111,7 +111,11 @@ def test_htmx_fragments_have_the_same_policy(client, site, lang):
     pages = crawl(client, start_urls(lang)).html_pages()
     failures = {}
     for path in pages:
-        response = client.get(path, headers={"HX-Request": "true"})
+        try:
+            response = client.get(path, headers={"HX-Request": "true"})
+        except Exception as exc:
+            failures[path] = [f"server error: {type(exc).__name__}: {exc}"]
+            continue
         problems = csp_problems(response)
         if response.status_code == 200:
             problems += markup_problems(response.content.decode("utf-8", errors="replace"))
