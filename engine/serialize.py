@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
 from engine.rarity import format_score, tier_of
@@ -35,13 +36,18 @@ from engine.types import (
     CardSpec,
     ComboSpec,
     Effect,
+    EffectKind,
     EffectSlot,
+    EffectSource,
     InvalidCardError,
     NextTier,
     Rarity,
     Requirement,
+    Role,
+    Skill,
     Slot,
     SupplySlot,
+    Tier,
 )
 
 __all__ = [
@@ -311,26 +317,46 @@ def card_to_json(card: CardSpec) -> dict[str, Any]:
 # Output
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+_ENUMS = frozenset(
+    {
+        AttributeKind,
+        EffectKind,
+        EffectSlot,
+        EffectSource,
+        Rarity,
+        Role,
+        Skill,
+        Slot,
+        Tier,
+    }
+)
+_SEQUENCES = frozenset({tuple, list})
+_MAPPINGS = frozenset({dict, MappingProxyType})
+
+
+def _key(key: Any) -> str:
+    return key._value_ if key.__class__ in _ENUMS else str(key)
+
+
 def _plain(value: Any) -> Any:
     """Turn engine values (enums, tuples, mappings, specs, fractions) into plain JSON data."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None or kind is float:
+    kind = value.__class__
+    if kind in _SCALARS:
         return value
-    if isinstance(value, str):  # an enum member
-        return str.__str__(value)
-    if kind is tuple or kind is list:
+    if kind in _ENUMS:
+        return value._value_
+    if kind in _SEQUENCES:
         return [_plain(v) for v in value]
-    if isinstance(value, Mapping):
-        return {
-            str.__str__(k) if isinstance(k, str) else str(k): _plain(v) for k, v in value.items()
-        }
+    if kind in _MAPPINGS or isinstance(value, Mapping):
+        return {_key(k): _plain(v) for k, v in value.items()}
     if kind is AttributeSpec:
         out = _attribute_json(value, True)
-        out["tier"] = tier_of(value.supply).value
+        out["tier"] = tier_of(value.supply)._value_
         return out
     if kind is SupplySlot:
         return {
-            "slot": value.slot.value,
+            "slot": value.slot._value_,
             "name": value.attribute.name,
             "supply": value.attribute.supply,
             "effective_supply": value.effective_supply,
@@ -339,13 +365,15 @@ def _plain(value: Any) -> Any:
     if kind is ComboSpec:
         return {
             "name": value.name,
-            "rarity": value.rarity.value,
-            "attributes": [[slot.value, name] for slot, name in value.attributes],
+            "rarity": value.rarity._value_,
+            "attributes": [[slot._value_, name] for slot, name in value.attributes],
         }
     if kind is Fraction:
         return str(value)
     if kind is Requirement:
         return _requirement(value)
+    if isinstance(value, str):
+        return str.__str__(value)
     raise TypeError(f"cannot turn {kind.__name__} into JSON")
 
 
@@ -380,7 +408,7 @@ def _effect(effect: Effect | None) -> dict[str, Any] | None:
 
 
 def _enum_or_none(value: Any) -> str | None:
-    return None if value is None else str.__str__(value)
+    return None if value is None else value._value_
 
 
 def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
@@ -405,11 +433,11 @@ def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
     """
     return {
         "token": b.token,
-        "rarity": b.rarity.value,
+        "rarity": b.rarity._value_,
         "decided_by": list(b.decided_by),
-        "rules": {r.key: r.rarity.value for r in b.rules},
-        "role": b.role.value,
-        "skill_affinity": b.skill_affinity.value,
+        "rules": {r.key: r.rarity._value_ for r in b.rules},
+        "role": b.role._value_,
+        "skill_affinity": b.skill_affinity._value_,
         "active_skill": _enum_or_none(b.active_skill),
         "template": b.template,
         "stats": {
@@ -419,12 +447,12 @@ def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
             "ability": b.stats.ability,
         },
         "energy_cost": b.energy_cost,
-        "effects": {slot.value: _effect(b.effect(slot)) for slot in EffectSlot},
+        "effects": {slot._value_: _effect(b.effect(slot)) for slot in EffectSlot},
         "next_tier": _next_tier(b.next_tier),
         "wardrobe_score": None if b.wardrobe_score is None else format_score(b.wardrobe_score),
         "rule_details": {
             r.key: {
-                "rarity": r.rarity.value,
+                "rarity": r.rarity._value_,
                 "evidence": _plain(r.evidence),
                 "next_tier": _requirement(r.next_tier),
             }
@@ -433,37 +461,37 @@ def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
         "role_source": b.role_source,
         "role_votes": [
             {
-                "slot": v.slot.value,
+                "slot": v.slot._value_,
                 "name": v.name,
-                "skill": v.skill.value,
-                "role": v.role.value,
+                "skill": v.skill._value_,
+                "role": v.role._value_,
                 "slot_weight": v.slot_weight,
-                "tier": v.tier.value,
+                "tier": v.tier._value_,
                 "tier_weight": v.tier_weight,
                 "weight": v.weight,
             }
             for v in b.role_votes
         ],
-        "role_totals": {role.value: n for role, n in b.role_totals},
+        "role_totals": {role._value_: n for role, n in b.role_totals},
         "skill_source": b.skill_source,
         "skill_table": [
             {
-                "slot": row.slot.value,
+                "slot": row.slot._value_,
                 "name": row.name,
-                "tier": row.tier.value,
-                "hits": {skill.value: [list(m) for m in matches] for skill, matches in row.hits},
+                "tier": row.tier._value_,
+                "hits": {skill._value_: [list(m) for m in matches] for skill, matches in row.hits},
                 "primary": _enum_or_none(row.primary),
                 "secondary": _enum_or_none(row.secondary),
                 "points": row.points,
             }
             for row in b.skill_table
         ],
-        "skill_scores": {skill.value: n for skill, n in b.skill_scores},
+        "skill_scores": {skill._value_: n for skill, n in b.skill_scores},
         "skill_tie_break": [
             {
-                "slot": e.slot.value,
+                "slot": e.slot._value_,
                 "name": e.name,
-                "tier": e.tier.value,
+                "tier": e.tier._value_,
                 "equipped": e.equipped,
                 "primary": _enum_or_none(e.primary),
                 "secondary": _enum_or_none(e.secondary),
@@ -488,7 +516,7 @@ def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
                 "stat_cut_percent": row.stat_cut_percent,
                 "atk": row.atk,
                 "def": row.def_,
-                "effects": {slot.value: v for slot, v in row.effects},
+                "effects": {slot._value_: v for slot, v in row.effects},
                 "skill_active": row.skill_active,
             }
             for row in b.undercharge
