@@ -13,7 +13,7 @@ out is ``engine.serialize``.
 (<Rarity.COMMON: 'common'>, 1)
 """
 
-from engine.derive import derive
+from engine.derive import clear_caches, derive
 from engine.rarity import decide_rarity, format_score, tier_of, wardrobe_score
 from engine.serialize import breakdown_to_json, card_from_json, card_to_json, parse_card
 from engine.skills import (
@@ -95,6 +95,7 @@ __all__ = [
     "breakdown_to_json",
     "card_from_json",
     "card_to_json",
+    "clear_caches",
     "compute_effects",
     "compute_stats",
     "decide_rarity",

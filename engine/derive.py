@@ -43,6 +43,19 @@ def derive(card: CardSpec, *, temporary_id: str | int | None = None) -> Breakdow
     Pass ``temporary_id`` only for a temporary (non-NFT) card, such as a bot
     card minted for a demo: its active skill is then rolled from that id
     (RULES.md §4) instead of following the Legendary rule.
+
+    >>> from engine.types import AttributeSpec, CardSpec, Slot
+    >>> card = CardSpec(7, "Pup #7", (
+    ...     AttributeSpec(Slot.HEAD, "Straw Cap", 500), AttributeSpec(Slot.BODY, "Candy Coat", 20),
+    ...     AttributeSpec(Slot.PAW, "Dagger", 4), AttributeSpec(Slot.BACKGROUND, "Blue Sky", 900)),
+    ...     getgems_rank=150)
+    >>> b = derive(card)
+    >>> b.rarity.value, b.decided_by, b.role.value, b.skill_affinity.value, b.active_skill
+    ('rare', ('tier_badge', 'getgems_rank'), 'striker', 'speed', None)
+    >>> [(p.rule, p.target.value) for p in b.next_tier.paths][:2]
+    [('supply_count', 'epic'), ('wardrobe_score', 'epic')]
+    >>> b.energy_cost, [e.slot.value for e in b.effects]
+    (2, ['deploy', 'last_breath'])
     """
     trace: list[TraceStep] = []
     rarity = decide_rarity(card, trace)
@@ -90,6 +103,10 @@ def clear_caches() -> None:
 
     Results never depend on the caches; this only frees memory or lets a
     benchmark measure a cold start. Every cache is bounded anyway.
+
+    >>> from engine.skills import keyword_hits
+    >>> _ = keyword_hits("Dagger"); clear_caches(); keyword_hits.cache_info().currsize
+    0
     """
     for module in (_rarity, _skills, _stats):
         for value in vars(module).values():

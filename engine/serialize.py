@@ -293,7 +293,13 @@ def _attribute_json(attr: AttributeSpec, with_slot: bool) -> dict[str, Any]:
 
 
 def card_to_json(card: CardSpec) -> dict[str, Any]:
-    """The card in the input schema (``card_from_json(card_to_json(c)) == c``)."""
+    """The card in the input schema (``card_from_json(card_to_json(c)) == c``).
+
+    >>> from engine.types import AttributeSpec, CardSpec, Slot
+    >>> card = CardSpec(3, "Pup", tuple(AttributeSpec(s, "Plain", 90) for s in Slot))
+    >>> card_to_json(card)["equipped"]["paw"]
+    {'name': 'Plain', 'supply': 90, 'kind': 'normal'}
+    """
     return {
         "token": card.token,
         "name": card.name,

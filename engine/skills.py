@@ -109,7 +109,11 @@ def keyword_hits(name: str) -> tuple[tuple[Skill, tuple[tuple[str, str], ...]], 
 
 @functools.lru_cache(maxsize=65536)
 def keyword_skills(name: str) -> tuple[Skill, ...]:
-    """Skills a name hits, in priority order (first = primary, second = secondary)."""
+    """Skills a name hits, in priority order (first = primary, second = secondary).
+
+    >>> keyword_skills("Candy Crown"), keyword_skills("Oracle Dagger")
+    ((<Skill.STEAL: 'steal'>, <Skill.PIERCE: 'pierce'>), (<Skill.ARCANE: 'arcane'>, <Skill.SPEED: 'speed'>))
+    """
     return tuple(skill for skill, _ in keyword_hits(name))
 
 

@@ -289,7 +289,12 @@ def compute_effects(
 
 
 def energy_cost(rarity: Rarity, trace: list[TraceStep] | None = None) -> int:
-    """NRG cost of deploying a card of ``rarity`` (§5)."""
+    """NRG cost of deploying a card of ``rarity`` (§5).
+
+    >>> from engine.types import Rarity
+    >>> energy_cost(Rarity.FREE), energy_cost(Rarity.LEGENDARY)
+    (1, 4)
+    """
     cost = ENERGY_COST[rarity]
     if trace is not None:
         trace.append(_energy_step(rarity, cost))
