@@ -51,7 +51,7 @@ def slot_label(slot: str) -> str:
 
 
 def skill_label(skill: str | None) -> str:
-    return enum_label("skill", skill) if skill else _("no skill")
+    return enum_label("skill", skill)  # None → "none"
 
 
 def effect_label(kind: str, value: int) -> str:
