@@ -159,7 +159,6 @@ _SUPPLY_NEED = _lowest_tier_table(SUPPLY_COUNT_TIERS)
 _WARDROBE_NEED = _lowest_tier_table(WARDROBE_SCORE_TIERS)
 _BURNED_NEED = _lowest_tier_table(BURNED_STICKER_TIERS)
 _GETGEMS_NEED = _lowest_tier_table(GETGEMS_RANK_TIERS)
-_BADGE_MAX_SUPPLY = next(b.max_supply for b in TIER_BANDS if b.tier is TIER_BADGE_TIER)
 
 
 def _supply_limit(tiers: frozenset[Tier]) -> int:
@@ -278,7 +277,7 @@ def _need_badge(has_badge: bool, target: Rarity) -> Requirement | None:
         TIER_BADGE_RARITY,
         "tier_equipped",
         tier=TIER_BADGE_TIER,
-        max_supply=_BADGE_MAX_SUPPLY,
+        max_supply=_BADGE_SUPPLY,
     )
 
 
@@ -428,12 +427,15 @@ def _rule_wardrobe_score(
 
 @functools.lru_cache(maxsize=16)
 def _no_attribute_rule(
-    key: str, code: str, params: tuple[str, ...], rarity: Rarity, need: _Need
+    key: str, params: tuple[str, ...], evidence: tuple[str, ...], need: _Need
 ) -> tuple[RuleResult, TraceStep]:
-    """The shared result of a rule that found no equipped attribute to count."""
-    step = _shared_step(code, rarity, **dict.fromkeys(params, ()))
-    evidence = MappingProxyType(dict.fromkeys(params, ()))
-    return RuleResult(key, rarity, evidence, _own_next(rarity, need)), step
+    """The shared result of a rule that found no equipped attribute to count (Common).
+
+    ``params`` and ``evidence`` name the trace parameters and evidence keys, all empty.
+    """
+    step = _shared_step(f"rarity.{key}", _COMMON, **dict.fromkeys(params, ()))
+    found = MappingProxyType(dict.fromkeys(evidence, ()))
+    return RuleResult(key, _COMMON, found, _own_next(_COMMON, need)), step
 
 
 _need_no_badge = functools.partial(_need_badge, False)
@@ -446,9 +448,7 @@ def _rule_tier_badge(
     """§2.3: an equipped unique-tier attribute."""
     badge = tuple([a for a in card.equipped if a.supply <= _BADGE_SUPPLY])
     if not badge:
-        result, step = _no_attribute_rule(
-            "tier_badge", "rarity.tier_badge", ("slots",), _COMMON, _need_no_badge
-        )
+        result, step = _no_attribute_rule("tier_badge", ("slots",), ("attributes",), _need_no_badge)
         append(step)
         return result, _need_no_badge
     append(
@@ -487,11 +487,7 @@ def _rule_god_premium(
         rarity = _GOD_PREMIUM[AttributeKind.PREMIUM]
     else:
         result, step = _no_attribute_rule(
-            "god_premium",
-            "rarity.god_premium",
-            ("god", "premium"),
-            _COMMON,
-            _NEED_GOD_PREMIUM[_COMMON],
+            "god_premium", ("god", "premium"), ("god", "premium"), _NEED_GOD_PREMIUM[_COMMON]
         )
         append(step)
         return result, _NEED_GOD_PREMIUM[_COMMON]

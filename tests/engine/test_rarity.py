@@ -9,7 +9,7 @@ import pytest
 from engine.data import RULE_KEYS
 from engine.derive import derive
 from engine.rarity import decide_rarity, format_score, tier_of, wardrobe_score
-from engine.types import AttributeSpec, CardSpec, Rarity, Slot, Tier
+from engine.types import AttributeKind, AttributeSpec, CardSpec, Rarity, Slot, Tier
 
 
 def plain(**supplies: int) -> CardSpec:
@@ -72,3 +72,21 @@ def test_every_lower_card_has_a_path_per_able_rule() -> None:
     assert b.next_tier.target is Rarity.RARE
     # No combo is known, so the combo rule offers no path.
     assert "combo" not in {p.rule for p in b.next_tier.paths}
+
+
+def test_evidence_keys_do_not_depend_on_what_was_found() -> None:
+    found = derive(
+        CardSpec(
+            1,
+            "Pup",
+            tuple(
+                AttributeSpec(
+                    s, f"Plain {s}", 2, AttributeKind.GOD if s is Slot.PAW else AttributeKind.NORMAL
+                )
+                for s in Slot
+            ),
+        )
+    )
+    none = derive(plain())
+    for key in ("tier_badge", "god_premium", "combo", "supply_count", "wardrobe_score"):
+        assert set(found.rule(key).evidence) == set(none.rule(key).evidence), key
