@@ -6,6 +6,7 @@ from core import views as core_views
 
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
+    path("api/", include("explorer.api_urls")),
 ]
 
 urlpatterns += i18n_patterns(

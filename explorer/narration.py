@@ -175,20 +175,20 @@ def _substitution(p: Mapping[str, Any], v: Any) -> str:
 
 
 def _supply_count(p: Mapping[str, Any], v: Any) -> str:
-    effective = ", ".join(f"{slot(s)} {n}" for s, n in p["effective"].items())
     needed = {t.max_supply: (t.min_slots, t.rarity.value) for t in SUPPLY_COUNT_TIERS}
     parts = []
-    for max_supply, count in p["counts"]:
+    for max_supply, matched in p["matched"]:
         min_slots, target = needed.get(max_supply, (0, ""))
         parts.append(
             _("%(count)s with supply ≤ %(max)s (%(min)s needed for %(target)s)")
-            % {"count": count, "max": max_supply, "min": min_slots, "target": rarity(target)}
+            % {
+                "count": f"{len(matched)}" + (f" — {slots(matched)}" if matched else ""),
+                "max": max_supply,
+                "min": min_slots,
+                "target": rarity(target),
+            }
         )
-    return _("Supply per slot: %(effective)s. Slots: %(parts)s → %(rarity)s.") % {
-        "effective": effective,
-        "parts": "; ".join(parts),
-        "rarity": rarity(v),
-    }
+    return _("Slots: %(parts)s → %(rarity)s.") % {"parts": "; ".join(parts), "rarity": rarity(v)}
 
 
 def _wardrobe(p: Mapping[str, Any], v: Any) -> str:
@@ -648,8 +648,9 @@ def _rule_reason(result: Any) -> str:
     """Why one deciding rule gave its rarity, as a short clause."""
     key, e = result.key, result.evidence
     if key == "supply_count":
-        for max_supply, count in e["counts"]:
+        for max_supply, matched in e["matched"]:
             tier_ = next((t for t in SUPPLY_COUNT_TIERS if t.max_supply == max_supply), None)
+            count = len(matched)
             if tier_ is not None and tier_.rarity is result.rarity:
                 return ngettext(
                     "%(count)s slot with supply ≤ %(max)s",

@@ -1,0 +1,196 @@
+"""The card list and the card page: filters, breakdown, what-if, bad input, query counts."""
+
+import re
+
+import pytest
+from django.utils import translation
+
+from cards.models import Card
+from cards.specs import card_spec
+from engine.derive import derive
+
+pytestmark = pytest.mark.django_db
+
+ORDER = ["Free", "Common", "Rare", "Epic", "Legendary"]
+
+
+def text(response) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+def test_list_filters_by_the_query_language(client, demo):
+    response = client.get("/en/cards/", {"q": "r:legendary"})
+    assert response.status_code == 200
+    expected = Card.objects.filter(rarity="legendary", starter=False).count()
+    assert expected > 0
+    assert f"{expected} cards found" in text(response)
+    assert "Rarity is Legendary" in text(response)
+    tokens = [int(t) for t in re.findall(r'href="/en/cards/(\d+)/"', response.content.decode())]
+    assert tokens and all(Card.objects.get(token=t).rarity == "legendary" for t in tokens)
+
+
+def test_list_hides_starter_cards_unless_asked(client, demo):
+    starter = Card.objects.filter(starter=True).first()
+    assert starter is not None
+    everything = client.get("/en/cards/", {"q": starter.name.split()[0]}).content.decode()
+    assert f'href="/en/cards/{starter.token}/"' not in everything
+    asked = client.get("/en/cards/", {"q": "starter:yes sort:token"}).content.decode()
+    assert f'href="/en/cards/{starter.token}/"' in asked
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_bad_query_is_a_400_with_the_reason_in_the_visitors_language(client, demo, lang):
+    response = client.get(f"/{lang}/cards/", {"q": "rarty:legendary"})
+    assert response.status_code == 400
+    expected = "did you mean “rarity”" if lang == "en" else "может быть, «rarity»"
+    assert expected in response.content.decode()
+
+
+def test_htmx_gets_the_results_fragment_and_varies_on_it(client, demo):
+    response = client.get("/en/cards/", {"q": "role:tank"}, headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="results"')
+    assert "<html" not in html
+    assert "HX-Request" in response["Vary"]
+    restore = client.get(
+        "/en/cards/",
+        {"q": "role:tank"},
+        headers={"HX-Request": "true", "HX-History-Restore-Request": "true"},
+    )
+    assert "<html" in restore.content.decode()
+
+
+def test_pagination_keeps_the_query(client, demo):
+    response = client.get("/en/cards/", {"q": "sort:token", "page": "2"})
+    html = response.content.decode()
+    assert 'aria-current="page">2<' in html
+    assert "?q=sort%3Atoken&amp;page=3" in html
+    assert client.get("/en/cards/", {"page": "999"}).status_code == 200  # clamps to the last
+
+
+def test_list_query_count_does_not_grow_with_the_page(client, demo, django_assert_max_num_queries):
+    with django_assert_max_num_queries(3):
+        client.get("/en/cards/", {"q": "r>=rare sort:-atk"})
+
+
+def test_card_page_explains_the_card(client, demo):
+    card = Card.objects.filter(rarity="legendary").first()
+    breakdown = derive(card_spec(card.token))
+    response = client.get(f"/en/cards/{card.token}/")
+    assert response.status_code == 200
+    page = text(response)
+    assert "Legendary because of" in page
+    assert f"Why Legendary?" in page
+    assert "Legendary is the highest rarity" in page
+    assert (
+        f"ATK {breakdown.stats.atk}" in page
+        or f"ATK</dt><dd>{breakdown.stats.atk}" in response.content.decode()
+    )
+    # Every rule row links to its section of the rarities page.
+    assert 'href="/en/wiki/rarities/#wardrobe-score"' in response.content.decode()
+    assert '<svg class="card-art"' in response.content.decode()
+
+
+def test_card_page_in_russian(client, demo):
+    card = Card.objects.filter(rarity="epic").first()
+    response = client.get(f"/ru/cards/{card.token}/")
+    assert response.status_code == 200
+    page = text(response)
+    assert "Почему Epic?" in page
+    assert "Что сделает её Legendary?" in page
+    assert 'href="/ru/wiki/rarities/#supply-count"' in response.content.decode()
+
+
+def test_card_page_query_count_is_fixed(client, demo, django_assert_num_queries):
+    big = max(Card.objects.all(), key=lambda c: c.wardrobe.count())
+    small = min(Card.objects.all(), key=lambda c: c.wardrobe.count())
+    for card in (big, small):
+        with django_assert_num_queries(4):  # card + wardrobe + combos + catalogue
+            assert client.get(f"/en/cards/{card.token}/").status_code == 200
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_unknown_token_is_a_translated_404(client, demo, lang):
+    response = client.get(f"/{lang}/cards/99999999999/")
+    assert response.status_code == 404
+    assert (
+        "Page not found" if lang == "en" else "Страница не найдена"
+    ) in response.content.decode()
+    assert client.get(f"/{lang}/cards/123456/").status_code == 404
+
+
+def test_whatif_raising_the_rank_makes_it_legendary(client, demo):
+    card = Card.objects.filter(rarity="common", starter=False).first()
+    response = client.get(f"/en/cards/{card.token}/", {"rank": "3"})
+    assert response.status_code == 200
+    page = text(response)
+    assert "What-if — nothing is saved." in page
+    assert "The real card is Common; with these changes it would be Legendary." in page
+    card.refresh_from_db()
+    assert card.rarity == "common" and card.getgems_rank != 3  # nothing saved
+
+
+def test_whatif_equipping_a_catalogue_attribute(client, demo):
+    card = Card.objects.filter(rarity="common", starter=False).first()
+    god = Card.objects.none()  # noqa: F841 - placeholder for readability
+    from cards.models import Attribute
+
+    divine = Attribute.objects.filter(kind="god").first()
+    response = client.get(f"/en/cards/{card.token}/", {divine.slot: divine.name})
+    assert response.status_code == 200
+    assert "with these changes it would be Legendary" in text(response)
+
+
+def test_whatif_fragment_for_htmx(client, demo):
+    card = Card.objects.filter(starter=False).first()
+    response = client.get(
+        f"/en/cards/{card.token}/", {"burned": "6"}, headers={"HX-Request": "true"}
+    )
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="breakdown"')
+    assert "would be Legendary" in html
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"paw": "No Such Thing"}, "There is no paw attribute called “No Such Thing”."),
+        ({"rank": "-4"}, "A GetGems rank is a whole number"),
+        ({"rank": "abc"}, "A GetGems rank is a whole number"),
+        ({"burned": "1e9"}, "Burned stickers is a whole number"),
+    ],
+)
+def test_bad_whatif_is_a_400_with_the_reason(client, demo, params, message):
+    card = Card.objects.filter(starter=False).first()
+    response = client.get(f"/en/cards/{card.token}/", params)
+    assert response.status_code == 400
+    assert message in response.content.decode()
+
+
+def test_bad_whatif_in_russian(client, demo):
+    card = Card.objects.filter(starter=False).first()
+    with translation.override("ru"):
+        response = client.get(f"/ru/cards/{card.token}/", {"head": "Nope"})
+    assert response.status_code == 400
+    assert "Нет атрибута" in response.content.decode()
+
+
+def test_every_suggested_whatif_reaches_its_target(client, demo):
+    """The 'Try it' links are derived before they are offered: follow each one."""
+    for card in Card.objects.filter(starter=False, rarity__in=["common", "rare", "epic"])[:15]:
+        page = client.get(f"/en/cards/{card.token}/").content.decode()
+        section = page[page.index('id="next-title"') :]
+        target = re.search(r"What would make it (\w+)\?", section).group(1)
+        links = set(re.findall(r'<a class="button button-secondary" href="\?([^"]+)"', section))
+        for query in links:
+            follow = client.get(f"/en/cards/{card.token}/?{query.replace('&amp;', '&')}")
+            assert follow.status_code == 200
+            reached = re.search(r"it would be (\w+)\.", text(follow)).group(1)
+            assert ORDER.index(reached) >= ORDER.index(target), (card.token, query, reached)
+
+
+def test_search_help_lists_every_field(client):
+    response = client.get("/ru/cards/help/")
+    assert response.status_code == 200
+    for field in ("rarity", "role", "skill", "active", "rank", "supply", "burned", "head"):
+        assert f"<code>{field}</code>" in response.content.decode()
