@@ -5,7 +5,7 @@ import re
 import pytest
 from django.utils import translation
 
-from cards.models import Card
+from cards.models import Attribute, Card
 from cards.specs import card_spec
 from engine.derive import derive
 
@@ -80,7 +80,7 @@ def test_card_page_explains_the_card(client, demo):
     assert response.status_code == 200
     page = text(response)
     assert "Legendary because of" in page
-    assert f"Why Legendary?" in page
+    assert "Why Legendary?" in page
     assert "Legendary is the highest rarity" in page
     assert (
         f"ATK {breakdown.stats.atk}" in page
@@ -132,9 +132,6 @@ def test_whatif_raising_the_rank_makes_it_legendary(client, demo):
 
 def test_whatif_equipping_a_catalogue_attribute(client, demo):
     card = Card.objects.filter(rarity="common", starter=False).first()
-    god = Card.objects.none()  # noqa: F841 - placeholder for readability
-    from cards.models import Attribute
-
     divine = Attribute.objects.filter(kind="god").first()
     response = client.get(f"/en/cards/{card.token}/", {divine.slot: divine.name})
     assert response.status_code == 200
