@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connections, router, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Model, Q, QuerySet
 
 from engine.derive import derive
 from engine.types import AttributeSpec, CardSpec, ComboSpec
@@ -39,6 +39,7 @@ __all__ = [
     "own_equipped",
     "recompute_cards",
     "request_recompute",
+    "set_columns",
     "signals_paused",
     "store_collection",
 ]
@@ -125,22 +126,31 @@ def recompute_cards(
 
 
 def _write_derived(updates: Sequence[tuple[int, tuple[Any, ...]]]) -> None:
-    """One parametrised UPDATE per changed card, sent with executemany.
+    """Store derived values: (card id, values in ``DERIVED_FIELDS`` order) per card."""
+    set_columns(Card, DERIVED_FIELDS, updates)
 
-    ``bulk_update`` builds a CASE per column and row, which SQLite takes minutes over
-    for 100,000 cards; a prepared statement run many times takes seconds on both
-    SQLite and PostgreSQL (psycopg pipelines it).
+
+def set_columns(
+    model: type[Model], fields: Sequence[str], updates: Sequence[tuple[int, Sequence[Any]]]
+) -> None:
+    """UPDATE ``fields`` of many rows, one parametrised statement per row (executemany).
+
+    ``updates`` holds (primary key, values in ``fields`` order). ``bulk_update``
+    builds a CASE per column and row, which SQLite takes minutes over for 100,000
+    cards; a prepared statement run many times takes seconds on SQLite and
+    PostgreSQL alike (psycopg pipelines it). Sends no signals.
     """
     if not updates:
         return
-    connection = connections[router.db_for_write(Card)]
+    connection = connections[router.db_for_write(model)]
     quote = connection.ops.quote_name
-    fields = [Card._meta.get_field(name) for name in DERIVED_FIELDS]
-    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
-    sql = f"UPDATE {quote(Card._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
+    columns = [model._meta.get_field(name) for name in fields]
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in columns)
+    pk = quote(model._meta.pk.column)
+    sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {pk} = %s"
     rows = [
-        (*(f.get_db_prep_save(v, connection) for f, v in zip(fields, values, strict=True)), pk)
-        for pk, values in updates
+        (*(f.get_db_prep_save(v, connection) for f, v in zip(columns, values, strict=True)), key)
+        for key, values in updates
     ]
     with connection.cursor() as cursor:
         for start in range(0, len(rows), UPDATE_BATCH):

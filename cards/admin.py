@@ -1,0 +1,298 @@
+"""Staff pages for the collection: attributes, cards (with a live breakdown) and combos.
+
+Saving a card, an attribute or a combo re-derives exactly the cards it can change
+(cards.signals → cards.services), so the stored rarity shown in the lists is the
+engine's answer right after the save.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.template.loader import render_to_string
+from django.utils.translation import gettext_lazy as _
+from modeltranslation.admin import TabbedTranslationAdmin
+
+from core.labels import enum_label, template_label
+from engine.data import TIER_BANDS
+from engine.rarity import format_score, tier_of
+
+from .models import EQUIPPED_FIELDS, Attribute, Card, Combo, Slot
+from .specs import derive_card
+
+
+class SupplyFilter(admin.SimpleListFilter):
+    """Supply ranges: the tiers of RULES.md §1 (from the engine) and the supply-count cut."""
+
+    title = _("supply")
+    parameter_name = "supply_range"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [
+            ("one", _("1 of 1")),
+            ("le3", _("3 or fewer (supply count rule)")),
+            *((band.tier.value, _band_label(band)) for band in TIER_BANDS),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        value = self.value()
+        if value == "one":
+            return queryset.filter(supply=1)
+        if value == "le3":
+            return queryset.filter(supply__lte=3)
+        low = 1
+        for band in TIER_BANDS_ASCENDING:
+            if band.tier.value == value:
+                if band.max_supply is None:
+                    return queryset.filter(supply__gte=low)
+                return queryset.filter(supply__gte=low, supply__lte=band.max_supply)
+            low = (band.max_supply or 0) + 1
+        return queryset
+
+
+TIER_BANDS_ASCENDING = tuple(sorted(TIER_BANDS, key=lambda b: b.max_supply or 10**9))
+
+
+def _band_label(band: Any) -> str:
+    low = 1
+    for other in TIER_BANDS_ASCENDING:
+        if other is band:
+            break
+        low = (other.max_supply or 0) + 1
+    name = enum_label("tier", band.tier.value)
+    if band.max_supply is None:
+        return _("%(tier)s tier (%(low)d or more)") % {"tier": name, "low": low}
+    return _("%(tier)s tier (%(low)d–%(high)d)") % {
+        "tier": name,
+        "low": low,
+        "high": band.max_supply,
+    }
+
+
+@admin.register(Attribute)
+class AttributeAdmin(admin.ModelAdmin):
+    list_display = ("name", "slot", "supply", "tier", "kind")
+    list_filter = ("slot", "kind", SupplyFilter)
+    search_fields = ("name",)
+    ordering = ("slot", "name")
+    list_per_page = 100
+    show_full_result_count = False
+    fields = ("slot", "name", "supply", "kind", "owners_count", "combo_names")
+    readonly_fields = ("owners_count", "combo_names")
+
+    @admin.display(description=_("tier"))
+    def tier(self, obj: Attribute) -> str:
+        return enum_label("tier", tier_of(obj.supply).value)
+
+    @admin.display(description=_("owned by (cards)"))
+    def owners_count(self, obj: Attribute) -> int:
+        return obj.owners.count() if obj.pk else 0
+
+    @admin.display(description=_("combos"))
+    def combo_names(self, obj: Attribute) -> str:
+        return ", ".join(c.name for c in obj.combos.all()) if obj.pk else ""
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Attribute | None = None):
+        # The id encodes the slot (cards.models): an existing attribute keeps its slot.
+        fields = list(super().get_readonly_fields(request, obj))
+        return [*fields, "slot"] if obj is not None else fields
+
+
+class CardAdminForm(forms.ModelForm):
+    class Meta:
+        model = Card
+        fields = (
+            "token",
+            "name",
+            "starter",
+            *EQUIPPED_FIELDS,
+            "wardrobe",
+            "getgems_rank",
+            "burned_stickers",
+        )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        for slot in EQUIPPED_FIELDS:
+            attribute = data.get(slot)
+            if attribute is not None and attribute.slot != slot:
+                self.add_error(
+                    slot,
+                    _("%(name)s is a %(slot)s attribute.")
+                    % {"name": attribute.name, "slot": attribute.get_slot_display()},
+                )
+        return data
+
+
+@admin.register(Card)
+class CardAdmin(admin.ModelAdmin):
+    form = CardAdminForm
+    list_display = (
+        "token",
+        "name",
+        "rarity",
+        "role",
+        "skill_affinity",
+        "active_skill",
+        "energy_cost",
+        "atk",
+        "hp",
+        "wardrobe_score",
+        "getgems_rank",
+        "burned_stickers",
+        "starter",
+    )
+    list_display_links = ("token", "name")
+    list_filter = ("rarity", "role", "skill_affinity", "active_skill", "energy_cost", "starter")
+    search_fields = ("name", "=token")
+    ordering = ("token",)
+    list_per_page = 100
+    show_full_result_count = False
+    autocomplete_fields = ("head", "body", "paw", "background", "wardrobe")
+    fieldsets = (
+        (None, {"fields": ("token", "name", "starter")}),
+        (_("Equipped"), {"fields": EQUIPPED_FIELDS}),
+        (_("Wardrobe"), {"fields": ("wardrobe",)}),
+        (_("Marketplace and stickers"), {"fields": ("getgems_rank", "burned_stickers")}),
+        (_("Live breakdown"), {"fields": ("breakdown",)}),
+        (
+            _("Stored for lists (derived on save)"),
+            {
+                "classes": ("collapse",),
+                "fields": (
+                    "rarity",
+                    "role",
+                    "skill_affinity",
+                    "active_skill",
+                    "template",
+                    "energy_cost",
+                    "atk",
+                    "hp",
+                    "defense",
+                    "ability",
+                    "wardrobe_score",
+                ),
+            },
+        ),
+    )
+    readonly_fields = (
+        "breakdown",
+        "rarity",
+        "role",
+        "skill_affinity",
+        "active_skill",
+        "template",
+        "energy_cost",
+        "atk",
+        "hp",
+        "defense",
+        "ability",
+        "wardrobe_score",
+    )
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Card | None = None):
+        fields = list(super().get_readonly_fields(request, obj))
+        return [*fields, "token"] if obj is not None else fields
+
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
+        # "=token" on a word that is not a number would make a bad lookup: search names only.
+        term = search_term.strip().lstrip("#")
+        if term.isdigit():
+            return queryset.filter(Q(token=int(term)) | Q(name__icontains=term)), False
+        return queryset.filter(name__icontains=search_term.strip()), False
+
+    @admin.display(description=_("computed now by the rules engine"))
+    def breakdown(self, obj: Card) -> str:
+        if obj is None or obj.pk is None:
+            return _("Shown after the first save.")
+        b = derive_card(obj)
+        return render_to_string(
+            "admin/cards/card/breakdown_summary.html",
+            {
+                "b": b,
+                "rarity": enum_label("rarity", b.rarity.value),
+                "decided_by": [enum_label("rule", k) for k in b.decided_by],
+                "rules": [
+                    (enum_label("rule", r.key), enum_label("rarity", r.rarity.value))
+                    for r in b.rules
+                ],
+                "role": enum_label("role", b.role.value),
+                "skill": enum_label("skill", b.skill_affinity.value),
+                "active": enum_label("skill", b.active_skill.value) if b.active_skill else None,
+                "template": template_label(b.template),
+                "score": format_score(b.wardrobe_score) if b.wardrobe_score is not None else None,
+                "next": enum_label("rarity", b.next_tier.target.value) if b.next_tier else None,
+                "stale": obj.rarity != b.rarity.value,
+            },
+        )
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        card = Card.objects.get(pk=form.instance.pk)
+        self.message_user(
+            request,
+            _("%(card)s derived again: %(rarity)s, %(role)s, energy %(energy)d.")
+            % {
+                "card": card,
+                "rarity": card.get_rarity_display(),
+                "role": card.get_role_display(),
+                "energy": card.energy_cost,
+            },
+            messages.INFO,
+        )
+
+
+class ComboAdminForm(forms.ModelForm):
+    class Meta:
+        model = Combo
+        fields = ("name", "attributes", "rarity")
+
+    def clean_attributes(self) -> Any:
+        attributes = self.cleaned_data["attributes"]
+        slots = [a.slot for a in attributes]
+        doubled = sorted({s for s in slots if slots.count(s) > 1})
+        if doubled:
+            raise forms.ValidationError(
+                _("A combo has at most one attribute per slot; this one has two in: %(slots)s.")
+                % {"slots": ", ".join(str(Slot(s).label) for s in doubled)}
+            )
+        return attributes
+
+
+@admin.register(Combo)
+class ComboAdmin(TabbedTranslationAdmin):
+    form = ComboAdminForm
+    list_display = ("name", "rarity", "attribute_list", "wearers")
+    list_filter = ("rarity",)
+    search_fields = ("name_en", "name_ru")
+    autocomplete_fields = ("attributes",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("attributes")
+
+    @admin.display(description=_("attributes"))
+    def attribute_list(self, obj: Combo) -> str:
+        return ", ".join(f"{a.name} ({a.get_slot_display()})" for a in obj.attributes.all())
+
+    @admin.display(description=_("cards wearing it"))
+    def wearers(self, obj: Combo) -> int:
+        attributes = list(obj.attributes.all())
+        if not attributes:
+            return 0
+        return Card.objects.filter(**{f"{a.slot}_id": a.id for a in attributes}).count()
+
+    @property
+    def media(self) -> forms.Media:
+        # As in wiki/admin.py: modeltranslation's jQuery UI comes from a CDN, which the
+        # Content Security Policy blocks; the wiki's small local tabs widget stands in.
+        base = super().media
+        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
+        if "modeltranslation/js/tabbed_translation_fields.js" in js:
+            js.insert(
+                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
+            )
+        return forms.Media(js=js, css={k: list(v) for k, v in base._css.items()})

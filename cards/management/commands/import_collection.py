@@ -1,0 +1,69 @@
+"""Read a collection file (export_collection's format); all or nothing, idempotent."""
+
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from cards.transfer import ImportFailed, import_collection
+
+
+class Command(BaseCommand):
+    help = _(
+        "Import attributes, cards and combos from a JSON file (export_collection's format). "
+        "Everything is checked first and every problem is listed with where it is; nothing "
+        "is written unless the whole file is right. Importing the same file again changes "
+        "nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help=_("The JSON file; - for standard input."))
+        parser.add_argument(
+            "--update-attributes",
+            action="store_true",
+            help=_(
+                "Let the file change the supply or kind of attributes already in the "
+                "database (every card owning them is derived again)."
+            ),
+        )
+
+    def handle(self, *args, file: str, update_attributes: bool, **options):
+        try:
+            if file == "-":
+                data = sys.stdin.buffer.read()
+            else:
+                with open(file, "rb") as handle:
+                    data = handle.read()
+        except OSError as error:
+            raise CommandError(
+                _("Cannot read %(file)s: %(reason)s") % {"file": file, "reason": error.strerror}
+            ) from error
+        try:
+            result = import_collection(data, update_attributes=update_attributes)
+        except ImportFailed as failure:
+            for problem in failure.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(
+                ngettext(
+                    "%(count)d problem found; nothing was imported.",
+                    "%(count)d problems found; nothing was imported.",
+                    len(failure.problems),
+                )
+                % {"count": len(failure.problems)}
+            ) from None
+        for label, counts in (
+            (_("Attributes"), result.attributes),
+            (_("Cards"), result.cards),
+            (_("Combos"), result.combos),
+        ):
+            self.stdout.write(
+                _("%(label)s: %(created)d created, %(updated)d updated, %(unchanged)d unchanged.")
+                % {"label": label, **counts}
+            )
+        if result.changed:
+            self.stdout.write(
+                _("%(count)d cards have new derived values.") % {"count": result.recomputed}
+            )
+        else:
+            self.stdout.write(_("Nothing changed."))
