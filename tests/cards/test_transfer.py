@@ -228,7 +228,7 @@ def test_problems_are_translated(collection):
     data, _place = _break(collection, "supply")
     with translation.override("ru"), pytest.raises(ImportFailed) as failure:
         import_collection(json.dumps(data))
-    assert "целое" in failure.value.problems[0].message
+    assert failure.value.problems[0].message == "должно быть целым числом ≥ 1"
 
 
 def test_a_database_error_rolls_everything_back(collection, monkeypatch):
