@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 BAR_HEIGHT = 26
 BAR_GAP = 10
-LABEL_WIDTH = 140
-CHART_WIDTH = 560
+LABEL_WIDTH = 120
+CHART_WIDTH = 520
 VALUE_WIDTH = 90
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from cards.models import RARITY_RANK, Attribute, Card
 from cards.specs import attribute_spec
@@ -115,3 +115,40 @@ def attribute_catalogue() -> Catalogue:
 def slot_choices(catalogue: Catalogue, slot: Slot) -> list[tuple[str, int]]:
     """(name, supply) of a slot's attributes, alphabetical, for what-if pickers."""
     return sorted((a.name, a.supply) for a in catalogue.by_slot[slot].values())
+
+
+# Supply buckets for the statistics page: (upper bound inclusive or None, label).
+SUPPLY_BUCKETS: tuple[tuple[int | None, str], ...] = (
+    (1, "1"),
+    (3, "2–3"),
+    (5, "4–5"),
+    (10, "6–10"),
+    (25, "11–25"),
+    (100, "26–100"),
+    (500, "101–500"),
+    (None, "> 500"),
+)
+
+
+def supply_distribution() -> dict[str, list[int]]:
+    """Attribute counts per slot and supply bucket (one query)."""
+    aggregates = {}
+    lower = 0
+    for index, (upper, _label) in enumerate(SUPPLY_BUCKETS):
+        for slot in SLOT_FIELDS:
+            condition = Q(slot=slot, supply__gt=lower)
+            if upper is not None:
+                condition &= Q(supply__lte=upper)
+            aggregates[f"{slot}_{index}"] = Count("id", filter=condition)
+        lower = upper or lower
+    row = Attribute.objects.aggregate(**aggregates)
+    return {slot: [row[f"{slot}_{i}"] for i in range(len(SUPPLY_BUCKETS))] for slot in SLOT_FIELDS}
+
+
+def rarest_attributes(limit: int = 15) -> list[Attribute]:
+    """The lowest-supply attributes, with how many cards own each (one query)."""
+    return list(
+        Attribute.objects.annotate(owners_count=Count("owners")).order_by("supply", "slot", "name")[
+            :limit
+        ]
+    )

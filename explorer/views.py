@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
 from cards.models import Card
+from cards.selectors import collection_stats
 from cards.specs import card_spec
 from core.labels import enum_label
 from engine.derive import derive
@@ -17,8 +21,16 @@ from engine.types import CardSpec, Rarity, Slot
 
 from . import narration, presenters
 from .art import card_art
+from .charts import bar_chart
 from .query import FIELDS, SORTS, QueryError, describe, describe_sort, parse
-from .selectors import attribute_catalogue, search_cards, slot_choices
+from .selectors import (
+    SUPPLY_BUCKETS,
+    attribute_catalogue,
+    rarest_attributes,
+    search_cards,
+    slot_choices,
+    supply_distribution,
+)
 from .whatif import WhatIfError, apply, changed_fields
 from .whatif import parse as parse_whatif
 
@@ -162,3 +174,81 @@ def _card_context(
         "is_legendary": breakdown.rarity is Rarity.LEGENDARY,
         "wiki": {key: narration.wiki_url(key) for key in narration.WIKI_SECTIONS},
     }
+
+
+@require_GET
+def statistics(request: HttpRequest) -> HttpResponse:
+    """Distributions of the collection as SVG bar charts with their numbers."""
+    stats = collection_stats()
+    list_url = reverse("explorer:card-list")
+
+    def rows(
+        kind: str, counts: dict[str, int], query_field: str
+    ) -> list[tuple[str, int, str, str]]:
+        return [
+            (
+                enum_label(kind, key),
+                value,
+                key,
+                f"{list_url}?{urlencode({'q': f'{query_field}:{key}'})}",
+            )
+            for key, value in counts.items()
+        ]
+
+    active = rows("skill", stats["by_active_skill"], "active")
+    active.append((_("none"), stats["without_active_skill"], "none", f"{list_url}?q=active%3Anone"))
+    charts = [
+        bar_chart(_("Rarity (starter cards apart)"), rows("rarity", stats["by_rarity"], "r")),
+        bar_chart(_("Role"), rows("role", stats["by_role"], "role")),
+        bar_chart(_("Skill affinity"), rows("skill", stats["by_skill_affinity"], "s")),
+        bar_chart(_("Active skill"), active),
+    ]
+    supply = supply_distribution()
+    return render(
+        request,
+        "explorer/statistics.html",
+        {
+            "stats": stats,
+            "charts": charts,
+            "supply_buckets": [label for _upper, label in SUPPLY_BUCKETS],
+            "supply_rows": [(enum_label("slot", slot), counts) for slot, counts in supply.items()],
+            "rarest": rarest_attributes(),
+        },
+    )
+
+
+@require_GET
+def compare(request: HttpRequest) -> HttpResponse:
+    """Two cards side by side; ?a=<token>&b=<token>."""
+    raw = {key: (request.GET.get(key) or "").strip().lstrip("#") for key in ("a", "b")}
+    context: dict[str, object] = {"a": raw["a"], "b": raw["b"], "columns": []}
+    if not raw["a"] and not raw["b"]:
+        return render(request, "explorer/compare.html", context)
+    errors = []
+    columns = []
+    for key in ("a", "b"):
+        value = raw[key]
+        if not value.isdigit() or not 1 <= int(value) <= MAX_TOKEN:
+            errors.append(
+                _("“%(value)s” is not a card token (a whole number).") % {"value": value[:20]}
+            )
+            continue
+        try:
+            spec = card_spec(int(value))
+        except Card.DoesNotExist:
+            errors.append(_("There is no card #%(token)s.") % {"token": value})
+            continue
+        breakdown = derive(spec)
+        columns.append(
+            {
+                "card": spec,
+                "breakdown": breakdown,
+                "answer": narration.one_line_answer(breakdown),
+                "rules": presenters.rule_rows(breakdown, {}),
+                "effects": presenters.effect_rows(breakdown),
+                "equipped": presenters.equipped_rows(spec),
+            }
+        )
+    context["errors"] = errors
+    context["columns"] = columns if not errors else []
+    return render(request, "explorer/compare.html", context, status=400 if errors else 200)

@@ -191,3 +191,37 @@ def test_search_help_lists_every_field(client):
     assert response.status_code == 200
     for field in ("rarity", "role", "skill", "active", "rank", "supply", "burned", "head"):
         assert f"<code>{field}</code>" in response.content.decode()
+
+
+def test_statistics_show_the_collection(client, demo, django_assert_max_num_queries):
+    with django_assert_max_num_queries(4):
+        response = client.get("/en/cards/stats/")
+    html = response.content.decode()
+    assert response.status_code == 200
+    legendary = Card.objects.filter(rarity="legendary", starter=False).count()
+    assert f"<title>Legendary: {legendary}</title>" in html
+    assert 'class="bar-chart"' in html
+    assert "/en/cards/?q=r%3Alegendary" in html
+    assert "Сродство скилла" in client.get("/ru/cards/stats/").content.decode()
+
+
+def test_compare_two_cards(client, demo):
+    a, b = Card.objects.order_by("token")[:2]
+    response = client.get("/en/cards/compare/", {"a": a.token, "b": f"#{b.token}"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"{a.name} #{a.token}" in html and f"{b.name} #{b.token}" in html
+    assert client.get("/en/cards/compare/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"a": "x", "b": "1"}, "is not a card token"),
+        ({"a": "1", "b": "987654"}, "There is no card #987654."),
+    ],
+)
+def test_compare_bad_tokens_are_400(client, demo, params, message):
+    response = client.get("/en/cards/compare/", params)
+    assert response.status_code == 400
+    assert message in response.content.decode()
