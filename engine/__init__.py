@@ -14,7 +14,7 @@ out is ``engine.serialize``.
 """
 
 from engine.derive import clear_caches, derive
-from engine.rarity import decide_rarity, format_score, tier_of, wardrobe_score
+from engine.rarity import decide_rarity, format_score, paths_to, tier_of, wardrobe_score
 from engine.serialize import breakdown_to_json, card_from_json, card_to_json, parse_card
 from engine.skills import (
     active_skill,
@@ -107,6 +107,7 @@ __all__ = [
     "keyword_hits",
     "keyword_skills",
     "parse_card",
+    "paths_to",
     "pick_template",
     "roll_temporary_skill",
     "tier_of",

@@ -63,6 +63,7 @@ __all__ = [
     "RarityDecision",
     "decide_rarity",
     "format_score",
+    "paths_to",
     "tier_of",
     "wardrobe_score",
 ]
@@ -590,6 +591,22 @@ def decide_rarity(card: CardSpec, trace: list[TraceStep] | None = None) -> Rarit
         append(_STARTER_STEP)
         return _STARTER_DECISION
 
+    rules, needs, score = _run_rules(card, append)
+    best = max([_RANK[r.rarity] for r in rules])
+    rarity = _RARITIES[best]
+    decided_by = tuple([r.key for r in rules if r.rarity is rarity])
+    append(_decided_step(decided_by, rarity))
+
+    target = _NEXT[rarity]
+    if target is None:
+        return RarityDecision(rarity, decided_by, rules, score, None)
+    return RarityDecision(rarity, decided_by, rules, score, _paths(rules, needs, target))
+
+
+def _run_rules(
+    card: CardSpec, append: Callable[[TraceStep], None]
+) -> tuple[tuple[RuleResult, ...], tuple[_Need, ...], Fraction | None]:
+    """Every rule's result and its ``need(target)`` function, in rule order."""
     supply, need_supply = _rule_supply_count(card, append)
     wardrobe, need_wardrobe, score = _rule_wardrobe_score(card, append)
     badge, need_badge = _rule_tier_badge(card, append)
@@ -599,23 +616,40 @@ def decide_rarity(card: CardSpec, trace: list[TraceStep] | None = None) -> Rarit
     combo, need_combo = _rule_combo(card, append)
     rank, need_rank, step = _rule_getgems_rank(card.getgems_rank)
     append(step)
-
     rules = (supply, wardrobe, badge, burned, god, combo, rank)
-    best = max([_RANK[r.rarity] for r in rules])
-    rarity = _RARITIES[best]
-    decided_by = tuple([r.key for r in rules if r.rarity is rarity])
-    append(_decided_step(decided_by, rarity))
-
-    target = _NEXT[rarity]
-    if target is None:
-        return RarityDecision(rarity, decided_by, rules, score, None)
-    paths = []
     needs = (need_supply, need_wardrobe, need_badge, need_burned, need_god, need_combo, need_rank)
+    return rules, needs, score
+
+
+def _paths(rules: tuple[RuleResult, ...], needs: tuple[_Need, ...], target: Rarity) -> NextTier:
+    paths = []
     for rule, need in zip(rules, needs, strict=True):
+        if rule.rarity >= target:
+            continue
         req = rule.next_tier if _NEXT[rule.rarity] is target else need(target)
         if req is not None:
             paths.append(req)
-    return RarityDecision(rarity, decided_by, rules, score, NextTier(target, tuple(paths)))
+    return NextTier(target, tuple(paths))
+
+
+def paths_to(card: CardSpec, target: Rarity) -> NextTier | None:
+    """Per rule, the smallest change that lifts ``card`` to at least ``target``.
+
+    Answers "what would make it Legendary?" for a card of any rarity (the Breakdown's
+    ``next_tier`` answers it for the next tier only). None for a starter card, or when
+    the card is already at ``target`` or above.
+
+    >>> from engine.types import AttributeSpec, CardSpec, Slot
+    >>> card = CardSpec(7, "Pup", tuple(AttributeSpec(s, "Plain", 999) for s in Slot))
+    >>> [(p.rule, p.need) for p in paths_to(card, Rarity.LEGENDARY).paths][-1]
+    ('getgems_rank', 'rank')
+    """
+    if card.starter:
+        return None
+    rules, needs, _score = _run_rules(card, lambda step: None)
+    if max(r.rarity for r in rules) >= target:
+        return None
+    return _paths(rules, needs, target)
 
 
 _STARTER_DECISION = RarityDecision(

@@ -90,3 +90,22 @@ def test_evidence_keys_do_not_depend_on_what_was_found() -> None:
     none = derive(plain())
     for key in ("tier_badge", "god_premium", "combo", "supply_count", "wardrobe_score"):
         assert set(found.rule(key).evidence) == set(none.rule(key).evidence), key
+
+
+def test_paths_to_legendary_from_common_each_reach_it():
+    """Every path towards Legendary, applied to the card, makes it at least Legendary."""
+    from engine.derive import derive
+    from engine.rarity import paths_to
+    from engine.types import AttributeSpec, CardSpec, Rarity, Slot
+
+    card = CardSpec(7, "Pup", tuple(AttributeSpec(s, f"Plain {s.value}", 999) for s in Slot))
+    paths = paths_to(card, Rarity.LEGENDARY)
+    assert paths is not None and paths.target is Rarity.LEGENDARY
+    needs = {p.rule: p for p in paths.paths}
+    assert needs["getgems_rank"].params["rank_at_most"] == 5
+    assert needs["burned_stickers"].params["threshold"] == 6
+    assert needs["supply_count"].params["slots_needed"] == 3
+    legendary = CardSpec(7, "Pup", card.equipped, getgems_rank=5)
+    assert derive(legendary).rarity is Rarity.LEGENDARY
+    assert paths_to(legendary, Rarity.LEGENDARY) is None
+    assert paths_to(CardSpec(8, "S", card.equipped, starter=True), Rarity.LEGENDARY) is None
