@@ -5,7 +5,6 @@ from . import views
 app_name = "play"
 urlpatterns = [
     path("", views.play_index, name="index"),
-    path("new/", views.match_start, name="start"),
     path("m/<uuid:public_id>/", views.match_detail, name="match"),
     path("m/<uuid:public_id>/act/", views.match_act, name="act"),
     path("m/<uuid:public_id>/replay/", views.match_replay, name="replay"),

@@ -20,7 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from engine.data import DECK_MAX
@@ -75,9 +75,12 @@ def _entry(card: Any) -> _Entry:
     return _Entry(card, rarity_label(card.rarity), role_label(card.role))
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def play_index(request: HttpRequest) -> HttpResponse:
+    """GET: the deck builder. POST (the chosen cards): start a match (``match_start``)."""
+    if request.method == "POST":
+        return match_start(request)
     query = request.GET.get("q", "").strip()[:100]
     tokens = selectors.parse_deck(request.GET.get("deck", ""))
     deck = [_entry(c) for c in selectors.cards_by_tokens(tokens)][:DECK_MAX]
@@ -114,8 +117,8 @@ _DECK_ERRORS = {
 }
 
 
-@require_POST
 def match_start(request: HttpRequest) -> HttpResponse:
+    """Start a match with the posted cards (``card`` repeated), or go back and say why."""
     raw = request.POST.getlist("card")
     tokens = selectors.parse_deck(raw)
     back = _builder_url("", tokens)

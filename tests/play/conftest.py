@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cards.models import Attribute, Card
+from cards.models import Attribute, Card, Combo
 
 SLOTS = ("head", "body", "paw", "background")
 
@@ -40,6 +40,11 @@ def _attribute(slot: str, name: str, supply: int) -> Attribute:
 
 
 def build_collection() -> dict[int, Card]:
+    """Replace whatever collection the database holds (another suite may have loaded the
+    generator's, once per session; inside a test's transaction the removal is undone)."""
+    Combo.objects.all().delete()
+    Card.objects.all().delete()
+    Attribute.objects.all().delete()
     plain = {"head": "Cap", "body": "Vest", "paw": "Ring", "background": "Meadow"}
     made = {}
     for token, (name, attrs, extra) in CARDS.items():
@@ -54,3 +59,11 @@ def build_collection() -> dict[int, Card]:
 @pytest.fixture
 def collection(db):
     return build_collection()
+
+
+@pytest.fixture
+def empty_collection(db):
+    """No cards at all (whatever another suite loaded is removed inside this test)."""
+    Combo.objects.all().delete()
+    Card.objects.all().delete()
+    Attribute.objects.all().delete()

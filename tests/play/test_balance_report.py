@@ -15,7 +15,7 @@ from play.services import run_balance_report
 pytestmark = pytest.mark.django_db
 
 
-def test_the_macro_is_registered_and_says_when_there_is_no_report(db):
+def test_the_macro_is_registered_and_says_when_there_is_no_report(empty_collection):
     from wiki.macros import get_macro, render_macro
 
     macro = get_macro("balance_report")
@@ -65,6 +65,6 @@ def test_bad_options(collection, options):
         call_command("balance_report", **options, stdout=StringIO())
 
 
-def test_an_empty_collection_is_an_error(db):
+def test_an_empty_collection_is_an_error(empty_collection):
     with pytest.raises(CommandError):
         call_command("balance_report", matches=10, stdout=StringIO())

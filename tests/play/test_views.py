@@ -18,7 +18,7 @@ HX = {"HX-Request": "true"}
 
 
 def start(client: Client, tokens=(1, 2)) -> Match:
-    response = client.post(reverse("play:start"), {"card": [str(t) for t in tokens]})
+    response = client.post(reverse("play:index"), {"card": [str(t) for t in tokens]})
     assert response.status_code == 302, response.content[:500]
     match = Match.objects.latest("created_at")
     assert response["Location"] == reverse("play:match", args=[match.public_id])
@@ -71,7 +71,7 @@ def test_index_htmx_gets_the_partial_and_history_restore_the_page(client, collec
     assert "<html" in restore.content.decode()
 
 
-def test_index_with_an_empty_collection(client, db):
+def test_index_with_an_empty_collection(client, empty_collection):
     html = client.get("/ru/play/").content.decode()
     assert "Играть" in html and "Коллекция пуста." in html
 
@@ -103,13 +103,17 @@ def test_start_creates_a_match_bound_to_the_session_and_the_bot_moves_first(clie
     ],
 )
 def test_bad_decks_are_refused_with_a_message(client, collection, cards, message):
-    response = client.post(reverse("play:start"), {"card": cards}, follow=True)
+    response = client.post(reverse("play:index"), {"card": cards}, follow=True)
     assert message in response.content.decode()
     assert not Match.objects.exists()
 
 
-def test_start_is_post_only(client, collection):
-    assert client.get(reverse("play:start")).status_code == 405
+def test_the_builder_takes_get_and_post_only(client, collection):
+    assert client.put(reverse("play:index")).status_code == 405
+    assert (
+        client.get(reverse("play:act", args=["00000000-0000-0000-0000-000000000000"])).status_code
+        == 405
+    )
 
 
 # ---------------------------------------------------------------------------
