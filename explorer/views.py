@@ -17,6 +17,7 @@ from cards.selectors import collection_stats
 from cards.specs import card_spec
 from core.labels import enum_label
 from engine.derive import derive
+from engine.rarity import paths_to
 from engine.types import CardSpec, Rarity, Slot
 
 from . import narration, presenters
@@ -136,6 +137,11 @@ def _card_context(
     next_paths, found = ([], {})
     if breakdown.next_tier is not None:
         next_paths, found = presenters.paths(card, breakdown.next_tier.paths, catalogue)
+    legendary_paths = []
+    if breakdown.next_tier is not None and breakdown.next_tier.target is not Rarity.LEGENDARY:
+        towards = paths_to(card, Rarity.LEGENDARY)
+        if towards is not None:
+            legendary_paths, _found = presenters.paths(card, towards.paths, catalogue)
     return {
         "card": card,
         "original": original,
@@ -155,6 +161,7 @@ def _card_context(
         "equipped": presenters.equipped_rows(card),
         "rules": presenters.rule_rows(breakdown, found, changed),
         "next_paths": next_paths,
+        "legendary_paths": legendary_paths,
         "sections": sections,
         "steps": {section.key: section.steps for section in sections},
         "skill_rows": presenters.skill_rows(breakdown),

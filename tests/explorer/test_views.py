@@ -225,3 +225,14 @@ def test_compare_bad_tokens_are_400(client, demo, params, message):
     response = client.get("/en/cards/compare/", params)
     assert response.status_code == 400
     assert message in response.content.decode()
+
+
+def test_a_common_card_also_learns_what_would_make_it_legendary(client, demo):
+    card = Card.objects.filter(rarity="common", starter=False).first()
+    html = client.get(f"/en/cards/{card.token}/").content.decode()
+    assert "What would make it Rare?" in html
+    section = html[html.index('id="legendary-title"') :]
+    links = re.findall(r'<a class="button button-secondary" href="\?([^"]+)"', section)
+    assert links
+    follow = client.get(f"/en/cards/{card.token}/?{links[0].replace('&amp;', '&')}")
+    assert "it would be Legendary." in text(follow)
