@@ -11,3 +11,10 @@ register = template.Library()
 def label(value: object, kind: str) -> str:
     """The translated name of an engine enum value: ``{{ card.rarity|label:"rarity" }}``."""
     return enum_label(kind, str(getattr(value, "value", value)) if value is not None else None)
+
+
+@register.filter
+def card_title(name: str, token: int) -> str:
+    """A card's name with its token, once: "Sprocket #23" (demo names already carry it)."""
+    suffix = f"#{token}"
+    return name if str(name).endswith(suffix) else f"{name} {suffix}"

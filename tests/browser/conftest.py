@@ -51,6 +51,17 @@ def browser() -> Iterator[object]:
         del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
+def _is_failure(message) -> bool:
+    """A console error that means a broken page (a script error, a CSP violation).
+
+    The browser also logs every 4xx response it receives; a page that shows a 400 or
+    404 on purpose (a bad search, an unknown card) is working, not broken.
+    """
+    if message.type != "error":
+        return False
+    return not message.text.startswith("Failed to load resource: the server responded with a status of 4")
+
+
 @pytest.fixture
 def page(browser, live_server) -> Iterator[object]:
     context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
@@ -58,10 +69,7 @@ def page(browser, live_server) -> Iterator[object]:
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.on(
-        "console",
-        lambda msg: errors.append(msg.text) if msg.type == "error" else None,
-    )
+    tab.on("console", lambda msg: errors.append(msg.text) if _is_failure(msg) else None)
     tab.base_url = live_server.url  # type: ignore[attr-defined]
     yield tab
     context.close()

@@ -210,7 +210,7 @@ def test_compare_two_cards(client, demo):
     response = client.get("/en/cards/compare/", {"a": a.token, "b": f"#{b.token}"})
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"{a.name} #{a.token}" in html and f"{b.name} #{b.token}" in html
+    assert a.name in html and b.name in html
     assert client.get("/en/cards/compare/").status_code == 200
 
 
