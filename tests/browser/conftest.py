@@ -59,7 +59,9 @@ def _is_failure(message) -> bool:
     """
     if message.type != "error":
         return False
-    return not message.text.startswith("Failed to load resource: the server responded with a status of 4")
+    return not message.text.startswith(
+        "Failed to load resource: the server responded with a status of 4"
+    )
 
 
 @pytest.fixture
