@@ -15,6 +15,32 @@ the cards trade blows; **Advance**: burn, +1 NRG) and opens the next round.
 
 Sides are ``A = 0`` and ``B = 1``; events name them ``"a"`` and ``"b"``.
 
+Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
+
+- Initiative is fixed when a round starts (lower Hero HP; a tie gives it to A on odd
+  rounds and to B on even ones). It orders the Deploy effects, simultaneous Last
+  Breaths and burn, and breaks a Speed tie.
+- A player without a card on the field must pick one when any is left (Commit is
+  refused otherwise); with none left they commit with an empty field.
+- Boosts: Charge at 4 NRG and Hero Patch at 90 Hero HP are refused (they would do
+  nothing). Rage (+2 ATK) belongs to the player for this round; Rage and Guard Up need a
+  card on the field or a picked one (Guard Up then shields the picked card). Switch
+  needs a card on the field and names the card that comes in; that card is deployed at
+  Commit and pays its cost. A card keeps its HP and DEF when it leaves the field; its
+  Deploy buffs and undercharge last only for that stay.
+- Undercharge cuts ATK and the card's *current* DEF; numeric effects (Deploy, Passive,
+  Last Breath) are weakened for that stay (``engine.stats.apply_undercharge``). Arcane
+  applies only to the card's very first deployment, and an undercharged first
+  deployment uses that chance up (the skill is off).
+- Deploy effects fire after both cards have entered; a card destroyed by an earlier
+  Deploy loses its own Deploy (its Last Breath still fires).
+- Pierce and Steal are combat skills: they act on strikes only. A strike that lands
+  any damage (DEF included, or the Hero) triggers Steal.
+- The end is checked after each beat (Commit, Resolve, Advance): both Heroes at 0 after
+  the same beat is a draw; a Hero at 0 cannot be healed. After round 200, or as soon as
+  neither side has a card left (nothing could change any more), the higher Hero HP
+  wins and equal HP is a draw.
+
 >>> from engine.types import Rarity, Role
 >>> pup = MatchCard("1", "Iron Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20, def_=2)
 >>> fang = MatchCard("2", "Ember Fang", Rarity.COMMON, Role.STRIKER, atk=12, hp=12)
