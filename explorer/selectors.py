@@ -51,10 +51,12 @@ def _compare(column: str, op: str, value: object) -> Q:
     return Q(**{f"{column}__{_LOOKUP[op]}": value})
 
 
-def _any_slot(lookup: str, value: object) -> Q:
+def _any_slot(**lookup: object) -> Q:
+    """Some equipped attribute matches ``lookup``: one indexed IN (…) per slot, no joins."""
+    matching = Attribute.objects.filter(**lookup).values("id")
     condition = Q()
     for slot in SLOT_FIELDS:
-        condition |= Q(**{f"{slot}__{lookup}": value})
+        condition |= Q(**{f"{slot}_id__in": matching.filter(slot=slot)})
     return condition
 
 
@@ -63,22 +65,23 @@ def term_condition(term: Term) -> Q:
     if term.field == "rarity":
         return _compare("rarity_rank", term.op, RARITY_RANK[str(term.value)])
     if term.field in SLOT_FIELDS:
-        return Q(**{f"{term.field}__name__icontains": term.value})
+        matching = Attribute.objects.filter(slot=term.field, name__icontains=term.value)
+        return Q(**{f"{term.field}_id__in": matching.values("id")})
     if term.field == "attr":
-        return _any_slot("name__icontains", term.value)
+        return _any_slot(name__icontains=term.value)
     if term.field == "name":
         return Q(name__icontains=term.value)
     if term.field == "kind":
-        return _any_slot("kind", term.value)
+        return _any_slot(kind=term.value)
     if term.field == "supply":
         if term.op == "!=":
-            return ~_any_slot("supply", term.value)
-        return _any_slot(f"supply__{_LOOKUP[term.op]}", term.value)
+            return ~_any_slot(supply=term.value)
+        return _any_slot(**{f"supply__{_LOOKUP[term.op]}": term.value})
     return _compare(_COLUMNS[term.field], term.op, term.value)
 
 
 def search_cards(query: Query) -> QuerySet[Card]:
-    """Cards matching ``query`` in its sort order, equipped attributes joined for listing.
+    """Cards matching ``query``, in its sort order (ties by token).
 
     Starter (Free) cards stay out of the listing unless the query asks for them.
     """
@@ -96,14 +99,25 @@ def search_cards(query: Query) -> QuerySet[Card]:
     column = _SORT_COLUMNS[query.sort.lstrip("-")]
     if column == "token":
         order = ["-token" if descending else "token"]
-    else:
-        primary = f"-{column}" if descending else column
+    elif column in ("getgems_rank", "wardrobe_score"):
         # Cards without a value (no GetGems rank) go last either way.
         expression = (
             F(column).desc(nulls_last=True) if descending else F(column).asc(nulls_last=True)
         )
-        order = [expression if column in ("getgems_rank", "wardrobe_score") else primary, "token"]
-    return cards.select_related("head", "body", "paw", "background").order_by(*order)
+        order = [expression, "token"]
+    else:
+        order = [f"-{column}" if descending else column, "token"]
+    return cards.order_by(*order)
+
+
+def page_of_cards(page_ids: list[int]) -> list[Card]:
+    """The cards of one page, equipped attributes joined, in the page's order (one query).
+
+    Paging first selects ids only (an index scan, however deep the page), then joins the
+    attributes of just those rows.
+    """
+    rows = Card.objects.select_related("head", "body", "paw", "background").in_bulk(page_ids)
+    return [rows[pk] for pk in page_ids if pk in rows]
 
 
 def attribute_catalogue() -> Catalogue:

@@ -27,6 +27,7 @@ from .query import FIELDS, SORTS, QueryError, describe, describe_sort, parse
 from .selectors import (
     SUPPLY_BUCKETS,
     attribute_catalogue,
+    page_of_cards,
     rarest_attributes,
     search_cards,
     slot_choices,
@@ -56,10 +57,11 @@ def card_list(request: HttpRequest) -> HttpResponse:
         context["error"] = error.message
         status = 400
     else:
-        paginator = Paginator(search_cards(query), PAGE_SIZE)
+        paginator = Paginator(search_cards(query).values_list("pk", flat=True), PAGE_SIZE)
         page = paginator.get_page(request.GET.get("page"))
         context.update(
             page=page,
+            cards=page_of_cards(list(page.object_list)),
             described=describe(query),
             sort_described=describe_sort(query),
             elided=paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
