@@ -307,7 +307,7 @@ def run_balance_report(
     mixes = [
         mix
         for mix in combinations_with_replacement(rarities, deck_size)
-        if all(len(cards[r]) >= mix.count(r) for r in set(mix))
+        if all(len(cards[r]) >= mix.count(r) for r in mix)
     ]
     if not mixes:
         raise DeckError("empty")
@@ -324,7 +324,7 @@ def run_balance_report(
     def deck() -> tuple[MatchCard, ...]:
         mix = rng.choice(mixes)
         picked: list[MatchCard] = []
-        for rarity in set(mix):
+        for rarity in dict.fromkeys(mix):  # mix order: set order varies between runs
             picked.extend(rng.sample(cards[rarity], mix.count(rarity)))
         rng.shuffle(picked)
         return tuple(picked)
