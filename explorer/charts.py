@@ -42,7 +42,7 @@ def bar_chart(
 
     >>> chart = bar_chart("Rarity", [("Rare", 30, "rare", ""), ("Epic", 10, "epic", "")])
     >>> [(b.width, round(b.share, 2)) for b in chart.bars]
-    [(330, 0.75), (110, 0.25)]
+    [(310, 0.75), (103, 0.25)]
     """
     total = sum(value for _label, value, _css, _href in rows)
     largest = max((value for _label, value, _css, _href in rows), default=0)
