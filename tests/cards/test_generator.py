@@ -135,3 +135,20 @@ def test_command_refuses_to_overwrite_without_replace():
     assert Card.objects.count() == 50
     with pytest.raises(CommandError):
         call_command("generate_collection", size=0, replace=True, stdout=StringIO())
+
+
+@pytest.mark.django_db
+def test_same_seed_gives_an_identical_export():
+    from cards.transfer import export_collection
+
+    def export() -> str:
+        out = StringIO()
+        export_collection(out)
+        return out.getvalue()
+
+    call_command("generate_collection", stdout=StringIO())
+    first = export()
+    call_command("generate_collection", replace=True, stdout=StringIO())
+    assert export() == first
+    call_command("generate_collection", seed=DEFAULT_SEED + 1, replace=True, stdout=StringIO())
+    assert export() != first

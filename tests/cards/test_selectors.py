@@ -1,0 +1,64 @@
+"""Read queries other apps reuse: collection statistics, the catalogue, owner counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from cards.selectors import (
+    attribute_owner_counts,
+    card_detail_queryset,
+    catalogue_cards,
+    collection_stats,
+    starter_cards,
+)
+
+from .conftest import make_card
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cards(catalogue):
+    c = catalogue
+    return [
+        make_card(1, head=c["crown"], body=c["armor"], paw=c["axe"]),  # Legendary, Pierce
+        make_card(2, paw=c["mitten"]),
+        make_card(3, starter=True, name="Starter Pup #3"),
+    ]
+
+
+def test_collection_stats_shape_and_counts(cards, django_assert_num_queries):
+    with django_assert_num_queries(1):
+        stats = collection_stats()
+    assert (stats["total"], stats["catalogue"], stats["free"]) == (3, 2, 1)
+    assert list(stats["by_rarity"]) == ["common", "rare", "epic", "legendary"]
+    assert stats["by_rarity"]["legendary"] == 1 and sum(stats["by_rarity"].values()) == 2
+    assert sum(stats["by_role"].values()) == 3
+    assert sum(stats["by_skill_affinity"].values()) == 3
+    assert stats["by_active_skill"] == {"pierce": 1, "speed": 0, "steal": 0, "arcane": 0}
+    assert stats["without_active_skill"] == 2
+    assert stats["with_active_skill_by_rarity"]["legendary"] == 1
+
+
+def test_empty_collection_stats(db):
+    stats = collection_stats()
+    assert stats["total"] == 0 and stats["by_rarity"]["common"] == 0
+
+
+def test_catalogue_and_starters(cards):
+    assert [c.token for c in catalogue_cards()] == [1, 2]
+    assert [c.token for c in starter_cards()] == [3]
+
+
+def test_card_detail_queryset_is_two_queries(cards, django_assert_num_queries):
+    with django_assert_num_queries(2):
+        rows = list(card_detail_queryset())
+        names = [(c.head.name, len(c.wardrobe.all())) for c in rows]
+    assert names[0] == ("Iron Crown", 4)
+
+
+def test_attribute_owner_counts(cards, catalogue):
+    counts = attribute_owner_counts()
+    assert counts[catalogue["crown"].id] == 1
+    assert counts[catalogue["vest"].id] == 2  # cards 2 and 3 wear the plain vest
+    assert counts[catalogue["nebula"].id] == 0
