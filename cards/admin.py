@@ -81,11 +81,13 @@ class AttributeAdmin(admin.ModelAdmin):
     ordering = ("slot", "name")
     list_per_page = 100
     show_full_result_count = False
-    fields = ("slot", "name", "supply", "kind", "owners_count", "combo_names")
-    readonly_fields = ("owners_count", "combo_names")
+    fields = ("slot", "name", "supply", "kind", "tier", "owners_count", "combo_names")
+    readonly_fields = ("tier", "owners_count", "combo_names")
 
     @admin.display(description=_("tier"))
     def tier(self, obj: Attribute) -> str:
+        if obj is None or obj.supply is None:
+            return ""
         return enum_label("tier", tier_of(obj.supply).value)
 
     @admin.display(description=_("owned by (cards)"))

@@ -211,3 +211,16 @@ def test_card_list_queries_do_not_grow_with_the_page(
         make_card(token)
     with django_assert_max_num_queries(12):
         admin_client.get(reverse("admin:cards_card_changelist"))
+
+
+def test_adding_an_attribute_allocates_a_slot_key(admin_client, db):
+    assert admin_client.get(reverse("admin:cards_attribute_add")).status_code == 200
+    response = admin_client.post(
+        reverse("admin:cards_attribute_add"),
+        {"slot": "background", "name": "Rune Canyon", "supply": 4, "kind": "normal"},
+    )
+    assert response.status_code == 302
+    attribute = Attribute.objects.get(name="Rune Canyon")
+    assert attribute.id % 4 == 3  # background
+    page = admin_client.get(reverse("admin:cards_attribute_change", args=[attribute.pk]))
+    assert "unique" in page.content.decode()  # its tier, from the engine's bands
