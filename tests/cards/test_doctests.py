@@ -1,0 +1,12 @@
+"""The >>> examples in the cards modules' docstrings run (cards/ is not a doctest path)."""
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["cards.specs", "cards.generator"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.attempted and not result.failed
