@@ -310,6 +310,13 @@ class Card(models.Model):
             ),
         ]
         indexes = [
+            # The card list's default order: catalogue cards, rarest first, then by token.
+            models.Index(
+                F("rarity_rank").desc(),
+                "token",
+                condition=Q(starter=False),
+                name="cards_card_list_default_idx",
+            ),
             # Filter by one derived value, then page through in token order.
             models.Index(fields=["rarity_rank", "token"], name="cards_card_rarity_token_idx"),
             models.Index(fields=["rarity", "token"], name="cards_card_rarityv_token_idx"),
