@@ -24,6 +24,7 @@ install: $(VENV)/.installed node_modules/.installed
 	$(MANAGE) compile_translations
 	$(MANAGE) migrate --noinput
 	$(MANAGE) load_demo
+	$(MANAGE) recompute --if-stale
 	$(MANAGE) collectstatic --noinput --verbosity 0
 
 run: install

@@ -378,3 +378,25 @@ class Combo(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+# ---------------------------------------------------------------------------
+# Derivation stamp
+
+
+class DerivationStamp(models.Model):
+    """Which version of the engine derived the stored fields (a single row).
+
+    ``manage.py recompute --if-stale`` (run by ``make install``) re-derives every card
+    when the engine's code has changed since, so stored fields never lag the rules.
+    """
+
+    fingerprint = models.CharField(max_length=64)
+    derived_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("derivation stamp")
+        verbose_name_plural = _("derivation stamps")
+
+    def __str__(self) -> str:
+        return self.fingerprint[:12]

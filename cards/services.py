@@ -16,15 +16,18 @@ the stored derived fields.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.db import connections, router, transaction
 from django.db.models import Model, Q, QuerySet
 
+import engine
 from engine.derive import derive
 from engine.types import AttributeSpec, CardSpec, ComboSpec
 
@@ -335,3 +338,12 @@ def store_collection(
         "combos": len(combos),
         "owned": owned,
     }
+
+
+def engine_fingerprint() -> str:
+    """A digest of the engine's source: it changes whenever a rule might have."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(engine.__file__).parent.glob("*.py")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()

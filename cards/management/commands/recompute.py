@@ -5,7 +5,8 @@ import time
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
-from cards.services import recompute_cards
+from cards.models import DerivationStamp
+from cards.services import engine_fingerprint, recompute_cards
 
 
 class Command(BaseCommand):
@@ -21,10 +22,24 @@ class Command(BaseCommand):
             default=2000,
             help=_("Cards derived per batch (default 2000)."),
         )
+        parser.add_argument(
+            "--if-stale",
+            action="store_true",
+            help=_("Only when the engine changed since the stored fields were derived."),
+        )
 
-    def handle(self, *args, batch_size: int, **options):
+    def handle(self, *args, batch_size: int, if_stale: bool = False, **options):
+        fingerprint = engine_fingerprint()
+        stamp = DerivationStamp.objects.first()
+        if if_stale and stamp is not None and stamp.fingerprint == fingerprint:
+            self.stdout.write(_("Stored fields are up to date with the engine."))
+            return
         started = time.perf_counter()
         result = recompute_cards(batch_size=max(1, batch_size))
+        DerivationStamp.objects.exclude(pk=getattr(stamp, "pk", None)).delete()
+        DerivationStamp.objects.update_or_create(
+            pk=getattr(stamp, "pk", None), defaults={"fingerprint": fingerprint}
+        )
         self.stdout.write(
             _("%(checked)d cards checked, %(changed)d changed in %(seconds).1f s.")
             % {
