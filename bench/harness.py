@@ -383,5 +383,17 @@ def links(html: str) -> list[str]:
     return [m.replace("&amp;", "&") for m in HREF.findall(html)]
 
 
+WHATIF_FIELD = re.compile(r"""<(?:input|select)\b[^>]*\bname=["']rank["']""")
+
+
+def what_ifs(card_path: str, html: str) -> list[str]:
+    """What-if URLs the card page offers: its "Try it" links (hx-get="?…"), else the what-if
+    form (a GET form on the card page) with a changed GetGems rank."""
+    found = [card_path + p for p in links(html) if p.startswith("?")]
+    if not found and WHATIF_FIELD.search(html):
+        found = [f"{card_path}?rank=1"]
+    return list(dict.fromkeys(found))
+
+
 def temp_dir(prefix: str) -> tempfile.TemporaryDirectory:
     return tempfile.TemporaryDirectory(prefix=prefix)

@@ -42,6 +42,7 @@ from bench.harness import (
     links,
     prepare_copy,
     temp_dir,
+    what_ifs,
 )
 from bench.htmlforms import Form, parse_page
 
@@ -96,8 +97,8 @@ def discover(port: int) -> Pool:
             pool.pages += [f"/{lang}/cards/?q={quote(q)}" for q in QUERIES]
             cards = sorted({p for p in links(listing) if re.fullmatch(rf"/{lang}/cards/\d+/", p)})
             pool.cards += cards[:15]
-            for card in cards[:3]:
-                pool.what_ifs += [p for p in links(html(card)) if "what" in p.lower()][:3]
+            for card in cards[:6]:
+                pool.what_ifs += what_ifs(card, html(card))[:3]
         if html(f"/{lang}/play/") and lang == "en":
             pool.play = f"/{lang}/play/"
     for card in pool.cards[:10]:
@@ -171,7 +172,8 @@ class User(threading.Thread):
         if status != 200:
             return
         _, forms = parse_page(self.pool.play, body)
-        starts = [f for f in forms if "/new/" in f.action or "start" in f.action]
+        # A form that starts a match posts a deck: some fields besides the CSRF token.
+        starts = [f for f in forms if any(k != "csrfmiddlewaretoken" for k, _ in f.fields)]
         if not starts:
             self.plays = False  # nothing to post yet: this user browses instead
             return

@@ -47,6 +47,7 @@ from bench.harness import (
     manage,
     prepare_copy,
     temp_dir,
+    what_ifs,
 )
 
 TOTAL_BUDGET = 175.0  # seconds: the whole run stays under three minutes
@@ -133,7 +134,7 @@ def discover(port: int, query: str) -> list[Target]:
     if card:
         token = card.strip("/").split("/")[-1]
         status, html = get(card)
-        candidates = [p for p in links(html) if "what" in p.lower() and p.startswith("/")]
+        candidates = what_ifs(card, html) if status == 200 else []
         what_if = candidates[0] if candidates else None
     targets.append(
         Target(
