@@ -471,3 +471,19 @@ BOOSTS: Final = (
 )
 
 ROUND_LIMIT: Final = 200  # §6: the engine stops a match here, a draw decided by Hero HP
+
+# ---------------------------------------------------------------------------
+# §7 Booster packs (the draw kernel and the exact odds live in engine.packs)
+
+# §7: tier weights of the booster draw. Free is absent: Free cards never enter a pool.
+PACK_TIER_WEIGHT: Final = MappingProxyType(
+    {Rarity.COMMON: 80, Rarity.RARE: 40, Rarity.EPIC: 20, Rarity.LEGENDARY: 10}
+)
+
+# §7: the tiers a pool may hold, in the order a tier roll walks them (rarity order, lowest first).
+PACK_TIERS: Final = tuple(r for r in RARITY_ORDER if r in PACK_TIER_WEIGHT)
+
+# ---------------------------------------------------------------------------
+# §8 Slab arena: a separate game with its own enums (slab tier, element, bracket), so its
+# stat book, team and bracket rules and match constants live in engine.slabs, in the
+# section headed "Data tables", each number once there.
