@@ -34,6 +34,7 @@ class _PageParser(HTMLParser):
         self.page = page
         self.links: list[str] = []
         self.forms: list[Form] = []
+        self.get_forms: list[Form] = []
         self._form: Form | None = None
         self._select: str | None = None
         self._select_value: str | None = None
@@ -52,7 +53,9 @@ class _PageParser(HTMLParser):
                 )
                 self.forms.append(self._form)
             else:
-                self._form = None
+                action = a.get("hx-get") or a.get("action") or self.page
+                self._form = Form(self.page, urljoin(self.page, action), htmx=bool(a.get("hx-get")))
+                self.get_forms.append(self._form)
         elif a.get("hx-post"):
             form = Form(self.page, urljoin(self.page, a["hx-post"]), htmx=True)
             form.fields.extend(_hx_vals(a.get("hx-vals", "")))
@@ -100,6 +103,14 @@ def _hx_vals(raw: str) -> list[tuple[str, str]]:
 
 
 def parse_page(page: str, html: str) -> tuple[list[str], list[Form]]:
+    """The links of a page and its POST endpoints (forms and hx-post elements)."""
     parser = _PageParser(page)
     parser.feed(html)
     return parser.links, parser.forms
+
+
+def get_forms(page: str, html: str) -> list[Form]:
+    """The page's GET forms (search boxes, filters, the what-if form), with their fields."""
+    parser = _PageParser(page)
+    parser.feed(html)
+    return parser.get_forms

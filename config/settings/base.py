@@ -44,6 +44,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    "core.middleware.RejectNulBytesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -71,27 +71,43 @@ class Probe:
 
     kwargs: dict[str, list[dict[str, str]]]
     params: list[str]
+    # pattern → (a real URL of it, the query parameters its links and GET forms use)
+    pages: dict[str, tuple[str, list[str]]]
 
 
 def learn(client) -> Probe:
     result = crawl(client, start_urls("en") + start_urls("ru"), per_pattern=6)
     kwargs: dict[str, list[dict[str, str]]] = {}
     params = {"q", "page", "sort", "order", "lang", "next"}
-    for path in [*result.responses, *result.errors]:
+    pages: dict[str, tuple[str, set[str]]] = {}
+
+    def note(path: str, names) -> None:
         parts = urlsplit(path)
-        params.update(k for k, _ in parse_qsl(parts.query, keep_blank_values=True))
         try:
             match = resolve(parts.path)
         except Exception:
-            continue
+            return
+        names = set(names)
+        params.update(names)
+        _, known = pages.setdefault(match.view_name, (parts.path, set()))
+        known.update(names)
         if match.kwargs:
             kwargs.setdefault(match.view_name, []).append(
                 {k: str(v) for k, v in match.kwargs.items()}
             )
+
+    for path in [*result.responses, *result.errors]:
+        note(path, (k for k, _ in parse_qsl(urlsplit(path).query, keep_blank_values=True)))
+    for form in result.get_forms:
+        note(form.action.replace("http://testserver", ""), (k for k, _ in form.fields))
     for form in result.forms:
         params.update(name for name, _ in form.fields)
     params.discard("csrfmiddlewaretoken")
-    return Probe(kwargs, sorted(params))
+    return Probe(
+        kwargs,
+        sorted(params),
+        {name: (url, sorted(known)) for name, (url, known) in pages.items()},
+    )
 
 
 def converter_values(converter) -> st.SearchStrategy[str]:
@@ -224,3 +240,19 @@ def test_random_paths_are_answered_without_a_server_error(prefix, junk, headers)
     url = "/" + prefix + quote(junk, safe="/")
     response = Client().get(url, headers=headers)
     check(response, f"GET {url!r} headers={headers}")
+
+
+def test_hostile_values_in_every_parameter_each_page_uses(client, probe):
+    """Every query parameter a page's links and GET forms use, given each hostile value
+    (NUL bytes, huge numbers, unterminated quotes, …), alone, as a page and as htmx."""
+    failures = {}
+    for name, (url, params) in sorted(probe.pages.items()):
+        for param in params:
+            for value in HOSTILE:
+                for headers in ({}, {"HX-Request": "true"}):
+                    target = f"{url}?{urlencode({param: value})}"
+                    try:
+                        send(client, "GET", target, "", headers)
+                    except AssertionError as exc:
+                        failures.setdefault(name, str(exc).splitlines()[0])
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from django.core.management import call_command, get_commands
 from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
 
-from bench.htmlforms import Form, parse_page
+from bench.htmlforms import Form, get_forms, parse_page
 
 SMALL_COLLECTION = 60  # (30 trips the generator: "card #22 left its plan once ranked")
 
@@ -114,6 +114,7 @@ ADMIN = re.compile(r"^/[a-z]{2}/admin/")
 class Crawl:
     responses: dict[str, object] = field(default_factory=dict)  # path → response
     forms: list[Form] = field(default_factory=list)
+    get_forms: list[Form] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)  # path → exception raised by the view
 
     def patterns_seen(self) -> set[str]:
@@ -155,7 +156,9 @@ def crawl(
         result.responses[path] = response
         content_type = response.get("Content-Type", "")
         if response.status_code == 200 and content_type.startswith("text/html"):
-            links, forms = parse_page(path, response.content.decode("utf-8", errors="replace"))
+            html = response.content.decode("utf-8", errors="replace")
+            links, forms = parse_page(path, html)
             result.forms.extend(forms)
+            result.get_forms.extend(get_forms(path, html))
             queue.extend(link for link in links if link not in result.responses)
     return result
