@@ -4,7 +4,9 @@
 role, skill, template, stats, effects, energy) with a ``Trace`` of coded
 steps that explains every decision. Rule numbers and tables live in
 ``engine.data``; trace codes are documented in ``engine.trace``; JSON in and
-out is ``engine.serialize``.
+out is ``engine.serialize``. Booster packs (the tier-weighted draw and its exact
+odds) are ``engine.packs``; the slab arena's stat book, teams and brackets are
+``engine.slabs``.
 
 >>> from engine import AttributeSpec, CardSpec, Slot, derive
 >>> card = CardSpec(3, "Pup #3", tuple(AttributeSpec(s, "Plain", 500) for s in Slot))
@@ -14,6 +16,15 @@ out is ``engine.serialize``.
 """
 
 from engine.derive import clear_caches, derive
+from engine.packs import (
+    CardOdds,
+    InvalidOfferError,
+    OfferOdds,
+    PackCandidate,
+    TierOdds,
+    draw_offer,
+    offer_odds,
+)
 from engine.rarity import decide_rarity, format_score, paths_to, tier_of, wardrobe_score
 from engine.serialize import breakdown_to_json, card_from_json, card_to_json, parse_card
 from engine.skills import (
@@ -23,6 +34,20 @@ from engine.skills import (
     keyword_hits,
     keyword_skills,
     roll_temporary_skill,
+)
+from engine.slabs import (
+    Bracket,
+    Element,
+    InvalidMoveError,
+    InvalidSlabError,
+    InvalidTeamError,
+    Slab,
+    SlabMove,
+    SlabStats,
+    SlabTier,
+    slab_stats,
+    team_brackets,
+    validate_team,
 )
 from engine.stats import (
     apply_undercharge,
@@ -65,15 +90,24 @@ from engine.types import (
 __all__ = [
     "AttributeKind",
     "AttributeSpec",
+    "Bracket",
     "Breakdown",
+    "CardOdds",
     "CardSpec",
     "ComboSpec",
     "Effect",
     "EffectKind",
     "EffectSlot",
     "EffectSource",
+    "Element",
     "InvalidCardError",
+    "InvalidMoveError",
+    "InvalidOfferError",
+    "InvalidSlabError",
+    "InvalidTeamError",
     "NextTier",
+    "OfferOdds",
+    "PackCandidate",
     "Rarity",
     "Requirement",
     "Role",
@@ -81,12 +115,17 @@ __all__ = [
     "RuleResult",
     "Skill",
     "SkillRow",
+    "Slab",
+    "SlabMove",
+    "SlabStats",
+    "SlabTier",
     "Slot",
     "StatLayer",
     "Stats",
     "SupplySlot",
     "TieBreakEntry",
     "Tier",
+    "TierOdds",
     "Trace",
     "TraceStep",
     "UnderchargeRow",
@@ -102,15 +141,20 @@ __all__ = [
     "decide_role",
     "decide_skill",
     "derive",
+    "draw_offer",
     "energy_cost",
     "format_score",
     "keyword_hits",
     "keyword_skills",
+    "offer_odds",
     "parse_card",
     "paths_to",
     "pick_template",
     "roll_temporary_skill",
+    "slab_stats",
+    "team_brackets",
     "tier_of",
     "undercharge_table",
+    "validate_team",
     "wardrobe_score",
 ]
