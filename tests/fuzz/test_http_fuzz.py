@@ -21,6 +21,7 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bench.htmlforms import Form, parse_page
 from tests.security.sitedata import Pattern, crawl, populate, url_patterns
 from tests.security.test_csp import start_urls
 
@@ -73,6 +74,7 @@ class Probe:
     params: list[str]
     # pattern → (a real URL of it, the query parameters its links and GET forms use)
     pages: dict[str, tuple[str, list[str]]]
+    forms: list[Form]  # POST forms and hx-post elements found on the pages
 
 
 def learn(client) -> Probe:
@@ -107,6 +109,7 @@ def learn(client) -> Probe:
         kwargs,
         sorted(params),
         {name: (url, sorted(known)) for name, (url, known) in pages.items()},
+        result.forms,
     )
 
 
@@ -255,4 +258,53 @@ def test_hostile_values_in_every_parameter_each_page_uses(client, probe):
                         send(client, "GET", target, "", headers)
                     except AssertionError as exc:
                         failures.setdefault(name, str(exc).splitlines()[0])
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+MAX_FORMS = 12
+
+
+def reachable_forms(client, forms: list[Form]) -> list[Form]:
+    """The POST forms found by the crawl, plus those on the pages their valid submission
+    leads to (a started match's move form, say): one step further, bounded."""
+    seen: dict[tuple[str, tuple[str, ...]], Form] = {}
+    queue = list(forms)
+    while queue and len(seen) < MAX_FORMS:
+        form = queue.pop(0)
+        action = form.action.replace("http://testserver", "")
+        key = (urlsplit(action).path, tuple(sorted({k for k, _ in form.data()})))
+        if key in seen:
+            continue
+        seen[key] = form
+        headers = {"HX-Request": "true"} if form.htmx else {}
+        response = client.post(action, urlencode(form.data()), content_type=FORM, headers=headers)
+        if response.status_code in (301, 302, 303):
+            location = response["Location"]
+            page = client.get(location)
+            if page.status_code == 200:
+                _, more = parse_page(location, page.content.decode("utf-8", errors="replace"))
+                queue.extend(more)
+    return list(seen.values())
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def test_hostile_values_in_every_form_field(client, probe):
+    """Each field (and submit button) of every POST form, given each hostile value, posted
+    as the form would be (htmx forms with HX-Request), on pages reached by real submits."""
+    failures = {}
+    for form in reachable_forms(client, probe.forms):
+        action = form.action.replace("http://testserver", "")
+        headers = {"HX-Request": "true"} if form.htmx else {}
+        names = {k for k, _ in form.data()} | {k for k, _ in form.buttons}
+        names.discard("csrfmiddlewaretoken")
+        for name in sorted(names):
+            for value in HOSTILE:
+                data = [(k, v) for k, v in form.data() if k != name] + [(name, value)]
+                body = urlencode(data)
+                try:
+                    send(client, "POST", action, body, headers)
+                except AssertionError as exc:
+                    failures.setdefault(f"{action} {name}", str(exc).splitlines()[0])
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
