@@ -988,3 +988,9 @@ def collection_stats(arg: str | None) -> str:
         skill_rows,
     )
     return first + second
+
+
+# ---------------------------------------------------------------------------
+# Tables kept in their own modules; importing them registers their macros.
+
+from wiki import macros_arena, macros_packs  # noqa: E402, F401  (booster packs §7, slab arena §8)

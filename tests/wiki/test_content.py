@@ -13,11 +13,7 @@ from wiki.rendering import extract_headings, extract_macros
 
 # Macros the content already names whose data does not exist yet. Each renders as a visible
 # error box until it is registered; remove it from here the moment it is (a stale entry fails).
-AWAITING_DATA = {
-    "pack_weights": "booster pack tier weights in engine.data (RULES.md §7)",
-    "slab_stat_book": "the slab arena's stat book in engine.data (RULES.md §8)",
-    "slab_brackets": "the slab arena's brackets in engine.data (RULES.md §8)",
-}
+AWAITING_DATA: dict[str, str] = {}
 
 SOURCES = read_sources()
 

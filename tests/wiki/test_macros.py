@@ -121,3 +121,137 @@ def test_other_apps_can_register_macros_and_use_the_table_helpers():
     finally:
         unregister_macro("test_live_table")
     assert get_macro("test_live_table") is None
+
+
+# ---------------------------------------------------------------------------
+# Booster packs (§7) and the slab arena (§8)
+
+
+def table_cells(html: str, name: str) -> list[list[str]]:
+    """The cells of the macro table titled ``name`` (a macro may return several tables)."""
+    part = html.split(f'title="{name}"', 1)[1].split("</table>", 1)[0]
+    return cells(part)
+
+
+def caption(html: str, name: str) -> str:
+    part = html.split(f'title="{name}"', 1)[1]
+    return re.search(r"<caption>(.*?)</caption>", part, re.S).group(1)
+
+
+def test_pack_weights_show_each_tier_and_its_one_pick_chance():
+    rows = cells(render("pack_weights"))
+    assert rows[0][:2] == ["Rarity", "Tier weight"]
+    assert rows[1:] == [
+        ["Common", "80", "80/150 ≈ 53.3%"],
+        ["Rare", "40", "40/150 ≈ 26.7%"],
+        ["Epic", "20", "20/150 ≈ 13.3%"],
+        ["Legendary", "10", "10/150 ≈ 6.7%"],
+        ["All tiers", "150", "100%"],
+    ]
+    assert "Free" not in [row[0] for row in rows]
+
+
+def test_pack_weights_follow_the_engine(monkeypatch):
+    from engine import packs
+
+    weights = {**data.PACK_TIER_WEIGHT, Rarity.LEGENDARY: 60}  # total 200: exact percentages
+    monkeypatch.setattr(data, "PACK_TIER_WEIGHT", weights)
+    monkeypatch.setattr(packs, "PACK_TIER_WEIGHT", weights)
+    packs._mask_odds.cache_clear()
+    try:
+        rows = cells(render("pack_weights"))
+        assert rows[1] == ["Common", "80", "80/200 = 40%"]
+        assert rows[4] == ["Legendary", "60", "60/200 = 30%"]
+    finally:
+        packs._mask_odds.cache_clear()
+
+
+def test_pack_weights_in_russian():
+    html = render("pack_weights", lang="ru")
+    assert "Вес тира" in html and "≈ 53,3" in html and "Все тиры" in html
+
+
+def test_slab_stat_book_is_the_rules():
+    html = render("slab_stat_book")
+    assert table_cells(html, "slab_stat_book hp")[1:] == [
+        ["$0 – $49.99", "60"],
+        ["$50 – $149.99", "80"],
+        ["$150 – $499.99", "100"],
+        ["$500 – $1,999.99", "120"],
+        ["$2,000 and up", "140"],
+    ]
+    assert table_cells(html, "slab_stat_book tiers")[1:] == [
+        ["$0 – $24.99", "common", "none", "—", "1"],
+        ["$25 – $74.99", "uncommon", "attack +20", "2", "1"],
+        ["$75 – $249.99", "rare", "attack +30", "2", "2"],
+        ["$250 and up", "epic", "attack +40", "3", "2"],
+    ]
+    assert table_cells(html, "slab_stat_book attack")[1:] == [
+        ["10", "30"],
+        ["9 or 9.5", "25"],
+        ["8 or 8.5", "20"],
+        ["7.5 or lower", "15"],
+    ]
+    assert table_cells(html, "slab_stat_book armor")[1:] == [
+        ["2003 or earlier", "10"],
+        ["2004 – 2015", "5"],
+        ["2016 or later", "0"],
+    ]
+    assert table_cells(html, "slab_stat_book elements")[1:] == [
+        ["0", "Sun", "Star", "+10"],
+        ["1", "Moon", "Sun", "+10"],
+        ["2", "Star", "Moon", "+10"],
+    ]
+    assert table_cells(html, "slab_stat_book damage")[1][2] == "1"
+    assert caption(html, "slab_stat_book damage") == (
+        "damage = max(10, move damage + element bonus − target armor)"
+    )
+
+
+def test_slab_tables_follow_the_engine(monkeypatch):
+    from decimal import Decimal
+
+    from engine import slabs
+
+    monkeypatch.setattr(slabs, "MIN_DAMAGE", 12)
+    monkeypatch.setattr(
+        slabs, "HP_BY_VALUE", (slabs.HpBand(Decimal(40), 55), slabs.HpBand(None, 90))
+    )
+    monkeypatch.setattr(
+        slabs, "ARMOR_BY_YEAR", (slabs.ArmorBand(1999, 7), slabs.ArmorBand(None, 1))
+    )
+    monkeypatch.setattr(
+        slabs, "BRACKETS", (slabs.BracketCap(slabs.Bracket.ROOKIE, Decimal("99.50")),)
+    )
+    html = render("slab_stat_book")
+    assert table_cells(html, "slab_stat_book hp")[1:] == [
+        ["$0 – $39.99", "55"],
+        ["$40 and up", "90"],
+    ]
+    assert table_cells(html, "slab_stat_book armor")[1:] == [
+        ["1999 or earlier", "7"],
+        ["2000 or later", "1"],
+    ]
+    assert "max(12," in caption(html, "slab_stat_book damage")
+    assert cells(render("slab_brackets"))[1:] == [["rookie", "$99.50"]]
+
+
+def test_slab_brackets_and_the_team_rule():
+    html = render("slab_brackets")
+    assert cells(html)[1:] == [
+        ["rookie", "$150"],
+        ["pro", "$600"],
+        ["elite", "$2,500"],
+        ["open", "no cap"],
+    ]
+    assert "4 different slabs, at most 2 of them rare or epic" in html
+
+
+def test_slab_tables_in_russian_keep_tiers_and_brackets_in_latin_letters():
+    book = render("slab_stat_book", lang="ru")
+    assert "Солнце" in book and "Звезда" in book and "Луна" in book
+    assert "epic" in book and "Суперприём" in book and "$1\xa0999,99" in book
+    assert "9 или 9,5" in book and "урон = max(10," in book
+    brackets = render("slab_brackets", lang="ru")
+    assert "rookie" in brackets and "$2\xa0500" in brackets and "без ограничения" in brackets
+    assert "Дивизион" in brackets
