@@ -96,6 +96,8 @@ def discover(port: int, query: str) -> list[Target]:
         return status, body.decode("utf-8", errors="replace")
 
     targets = [Target("/healthz", Request("/healthz"))]
+    # The home page: the layout, middleware and context processors, next to nothing else.
+    targets.append(Target("home (layout)", Request("/en/")))
 
     # A wiki page: the first article linked from the wiki index.
     status, html = get("/en/wiki/")
