@@ -125,7 +125,7 @@ class CardOdds:
 
 @dataclass(frozen=True, slots=True)
 class OfferOdds:
-    """Exact odds of an offer of ``k`` picks from a pool.
+    """Exact odds of an offer of ``k`` picks (as asked) from a pool.
 
     ``picks`` is the number of cards the offer holds (``min(k, pool size)``);
     ``tiers`` has one row per pack tier, in rarity order (empty tiers included,
@@ -338,12 +338,12 @@ def offer_odds(candidates: Iterable[CandidateLike], k: int) -> OfferOdds:
     >>> offer_odds(pool[:2], 5).card("c1")
     Fraction(1, 1)
     """
-    picks = _check_picks(k)
+    wanted = _check_picks(k)
     pool = _pool(candidates)
     start = tuple(sum(1 for c in pool if c.rarity is tier) for tier in PACK_TIERS)
-    drawn = min(picks, len(pool))
+    picks = min(wanted, len(pool))
     states: dict[tuple[int, ...], Fraction] = {start: Fraction(1)}
-    for _ in range(drawn):
+    for _ in range(picks):
         following: dict[tuple[int, ...], Fraction] = {}
         for counts, chance in states.items():
             for i, tier_chance in _mask_odds(tuple(n > 0 for n in counts)):
@@ -356,6 +356,6 @@ def offer_odds(candidates: Iterable[CandidateLike], k: int) -> OfferOdds:
         at_least_one = sum((p for counts, p in states.items() if counts[i] < start[i]), Fraction(0))
         per_card = expected / start[i] if start[i] else Fraction(0)
         tiers.append(TierOdds(tier, start[i], expected, at_least_one, per_card))
-    per_card = {row.rarity: row.per_card for row in tiers}
-    cards = tuple(CardOdds(c.card_id, c.rarity, per_card[c.rarity]) for c in pool)
-    return OfferOdds(picks, drawn, tuple(tiers), cards)
+    card_chance = {row.rarity: row.per_card for row in tiers}
+    cards = tuple(CardOdds(c.card_id, c.rarity, card_chance[c.rarity]) for c in pool)
+    return OfferOdds(wanted, picks, tuple(tiers), cards)

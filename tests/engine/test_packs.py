@@ -139,6 +139,9 @@ def test_fewer_candidates_than_k_gives_all_of_them() -> None:
     pool = pool_of(commons=1, rares=1, legendaries=1)
     offer = draw_offer(pool, 5, random.Random(3))
     assert sorted(c.card_id for c in offer) == sorted(card_id for card_id, _ in pool)
+    odds = offer_odds(pool, 5)
+    assert (odds.k, odds.picks) == (5, 3)
+    assert all(c.chance == 1 for c in odds.cards)
 
 
 def test_the_same_seed_draws_the_same_offer() -> None:
