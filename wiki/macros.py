@@ -141,7 +141,8 @@ def num(value: int | Fraction | float, decimals: int = 0) -> str:
 
 def percent(value: Fraction | float) -> str:
     decimals = 0 if (value * 100) == int(value * 100) else 1
-    return _("%(value)s%%") % {"value": num(float(value) * 100, decimals)}
+    # number_format cuts digits off; round first so 2/3 reads 66.7%, not 66.6%.
+    return _("%(value)s%%") % {"value": num(round(float(value) * 100, decimals), decimals)}
 
 
 def signed(value: int) -> str:

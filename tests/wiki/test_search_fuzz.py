@@ -12,11 +12,16 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.mark.parametrize(
-    "query", ["___", "_", "a_b", "🙂 🙂", "١٢٣", "ǅ", '"*"', "NOT", "-x", "a:b", "(", "\x00", "ё"]
+    "query", ["___", "_", "a_b", "🙂 🙂", "١٢٣", "ǅ", '"*"', "NOT", "-x", "a:b", "(", "ё"]
 )
 def test_odd_queries(client, query):
     make_page("energy", title_en="Energy", title_ru="Энергия")
     assert client.get("/ru/wiki/search/", {"q": query}).status_code == 200
+
+
+def test_a_nul_byte_is_a_bad_request(client):
+    """No text of the site can hold a NUL; the site refuses it before any search runs."""
+    assert client.get("/ru/wiki/search/", {"q": "a\x00b"}).status_code == 400
 
 
 @settings(
