@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -18,33 +17,9 @@ from django.utils.translation import ngettext
 from core.labels import enum_label, template_label
 from engine.data import SUPPLY_COUNT_TIERS
 from engine.types import Requirement, TraceStep
+from wiki.anchors import rule_url
 
-# Where each rule and step is explained: (wiki page slug, section anchor).
-WIKI_SECTIONS: dict[str, tuple[str, str]] = {
-    "supply_count": ("rarities", "supply-count"),
-    "wardrobe_score": ("rarities", "wardrobe-score"),
-    "tier_badge": ("rarities", "tier-badge"),
-    "burned_stickers": ("rarities", "burned-stickers"),
-    "god_premium": ("rarities", "god-and-premium-attributes"),
-    "combo": ("rarities", "special-combos"),
-    "getgems_rank": ("rarities", "getgems-rank-floor"),
-    "starter": ("rarities", "starter-cards"),
-    "rarity": ("rarities", "how-rarity-is-decided"),
-    "role": ("roles", "role-votes"),
-    "role_hash": ("roles", "hash-fallback"),
-    "template": ("roles", "templates"),
-    "skill": ("skills", "keyword-affinity"),
-    "skill_tie": ("skills", "tie-breaks"),
-    "active_skill": ("skills", "active-skill"),
-    "temporary": ("skills", "temporary-cards"),
-    "stats": ("stats", "stat-layers"),
-    "effects": ("effects", "signature-effects"),
-    "fill_order": ("effects", "fill-order"),
-    "energy": ("energy", ""),
-    "undercharge": ("energy", "undercharge"),
-}
-
-# Which wiki section explains each trace code (by its prefix).
+# Which wiki section (a key of wiki.anchors) explains each trace code.
 _CODE_SECTION: dict[str, str] = {
     "rarity.starter": "starter",
     "rarity.supply_count.substitution": "supply_count",
@@ -58,17 +33,17 @@ _CODE_SECTION: dict[str, str] = {
     "rarity.decided": "rarity",
     "role.vote": "role",
     "role.totals": "role",
-    "role.tie_break": "role",
+    "role.tie_break": "role_tie_break",
     "role.hash_fallback": "role_hash",
     "role.decided": "role",
-    "skill.hits": "skill",
+    "skill.hits": "skill_keywords",
     "skill.scores": "skill",
-    "skill.tie_break.scan": "skill_tie",
-    "skill.tie_break": "skill_tie",
-    "skill.role_default": "skill",
+    "skill.tie_break.scan": "skill_tie_break",
+    "skill.tie_break": "skill_tie_break",
+    "skill.role_default": "skill_role_default",
     "skill.affinity": "skill",
     "skill.active": "active_skill",
-    "skill.temporary_roll": "temporary",
+    "skill.temporary_roll": "temporary_skill",
     "template.selected": "template",
     "stats.base": "stats",
     "stats.rarity_bonus": "stats",
@@ -86,10 +61,8 @@ _CODE_SECTION: dict[str, str] = {
 
 
 def wiki_url(section: str) -> str:
-    """The wiki page and anchor explaining ``section`` (a key of ``WIKI_SECTIONS``)."""
-    slug, anchor = WIKI_SECTIONS[section]
-    url = reverse("wiki:page", kwargs={"slug": slug})
-    return f"{url}#{anchor}" if anchor else url
+    """The wiki page and anchor explaining ``section`` (a key of ``wiki.anchors``)."""
+    return rule_url(section)
 
 
 def step_wiki_url(step: TraceStep) -> str:
@@ -691,7 +664,6 @@ def one_line_answer(breakdown: Any) -> str:
 
 __all__ = [
     "SENTENCES",
-    "WIKI_SECTIONS",
     "one_line_answer",
     "requirement_sentence",
     "sentence",

@@ -19,6 +19,7 @@ from core.labels import enum_label
 from engine.derive import derive
 from engine.rarity import paths_to
 from engine.types import CardSpec, Rarity, Slot
+from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 
 from . import narration, presenters
 from .art import card_art
@@ -181,7 +182,7 @@ def _card_context(
             for slot in Slot
         ],
         "is_legendary": breakdown.rarity is Rarity.LEGENDARY,
-        "wiki": {key: narration.wiki_url(key) for key in narration.WIKI_SECTIONS},
+        "wiki": {key: rule_url(key) for key in (*RULE_SECTIONS, *TOPIC_SECTIONS)},
     }
 
 

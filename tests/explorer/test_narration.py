@@ -48,14 +48,7 @@ def test_russian_sentences_are_russian(demo):
     assert decided.startswith("Побеждает наибольший результат")
 
 
-def test_wiki_links_point_at_existing_sections(client, demo):
-    """Each section the explorer links to exists on the wiki page, in both languages."""
-    from django.core.management import call_command
+def test_every_trace_step_links_to_a_known_wiki_section():
+    from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS
 
-    call_command("load_wiki", verbosity=0)
-    for key, (slug, anchor) in narration.WIKI_SECTIONS.items():
-        for lang in ("en", "ru"):
-            response = client.get(f"/{lang}/wiki/{slug}/")
-            assert response.status_code == 200, (key, lang)
-            if anchor:
-                assert f'id="{anchor}"' in response.content.decode(), (key, lang, anchor)
+    assert set(narration._CODE_SECTION.values()) <= {*RULE_SECTIONS, *TOPIC_SECTIONS}
