@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.labels import enum_label, template_label
-from engine.types import Breakdown, CardSpec, EffectSlot, Rarity, Slot, TraceStep
+from engine.types import Breakdown, CardSpec, EffectSlot, Slot, TraceStep
 
 from . import narration
-from .whatif import Catalogue, Suggestion, WhatIf, suggestions
+from .whatif import Catalogue, Suggestion, suggestions
 
 
 @dataclass
@@ -241,18 +241,12 @@ def equipped_rows(card: CardSpec) -> list[dict[str, Any]]:
     ]
 
 
-def is_top(rarity: Rarity) -> bool:
-    return rarity is Rarity.LEGENDARY
-
-
 __all__ = [
     "Path",
     "RuleRow",
     "Section",
-    "WhatIf",
     "effect_rows",
     "equipped_rows",
-    "is_top",
     "paths",
     "rule_rows",
     "sections",
