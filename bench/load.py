@@ -3,7 +3,7 @@
 Starts gunicorn (2 workers, gthread) on 127.0.0.1 against a copy of the demo database and
 runs 32 virtual users, each with its own keep-alive connection and cookie jar (session and
 CSRF token). Most users browse: home, wiki pages, wiki search, card searches, card pages,
-what-ifs (as htmx), the JSON API, static files. Every fourth user plays the match demo:
+what-ifs (as htmx), the JSON API, static files. Every second user plays the match demo:
 starts a match and posts its actions the way htmx does, many sessions at once.
 
 Afterwards it prints requests, rps, p50/p99, the 5xx count, the number of "database is
@@ -11,7 +11,7 @@ locked" lines in the server log, and checks that no match action was lost: every
 server accepted must be in that match's stored log in the database. Exits non-zero on any
 5xx, any lock error or any lost action. Loopback only; bounded in time and count.
 
-    .venv/bin/python bench/load.py [--duration 60] [--users 32] [--players 8]
+    .venv/bin/python bench/load.py [--duration 60] [--users 32] [--players 16]
 """
 
 from __future__ import annotations
@@ -331,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=float, default=60.0)
     parser.add_argument("--users", type=int, default=32, help="concurrent connections")
-    parser.add_argument("--players", type=int, default=8, help="users who play matches")
+    parser.add_argument("--players", type=int, default=16, help="users who play matches")
     parser.add_argument("--database", type=Path, default=ROOT / "db.sqlite3")
     args = parser.parse_args(argv)
     if not args.database.exists():
