@@ -68,6 +68,16 @@ echo "PostgreSQL pass: $version, cluster in $tmp as user $owner (unix socket onl
 "${as_user[@]}" "$bindir/createdb" -h "$tmp/sock" -U postgres codex
 
 export DATABASE_URL="postgres://postgres@${tmp//\//%2F}%2Fsock/codex"
+# Make sure the test settings really use it (a silent fallback to SQLite would prove nothing).
+DJANGO_SETTINGS_MODULE=config.settings.test "$PY" -c '
+import django
+django.setup()
+from django.db import connection
+with connection.cursor() as cursor:
+    cursor.execute("SELECT version()")
+    print("Test settings connect to:", cursor.fetchone()[0].split(" on ")[0])
+assert connection.vendor == "postgresql", connection.vendor
+'
 rc=0
 "$PY" -m pytest --ignore=tests/browser -p no:cacheprovider "$@" || rc=$?
 if [ "$rc" -ne 0 ]; then
