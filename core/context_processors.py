@@ -1,4 +1,5 @@
 from django.conf import settings
+from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
 from django.urls import translate_url
 
@@ -10,10 +11,14 @@ def language_alternates(request: HttpRequest) -> dict[str, object]:
     never loses their place; the same URLs feed the hreflang links.
     """
     path = request.get_full_path()
-    alternates = [
-        {"code": code, "name": name, "url": translate_url(path, code)}
-        for code, name in settings.LANGUAGES
-    ]
+    try:
+        origin = request.build_absolute_uri("/")[:-1]
+    except DisallowedHost:  # the 400 page for a bad Host header still renders
+        origin = ""
+    alternates = []
+    for code, name in settings.LANGUAGES:
+        url = translate_url(path, code)
+        alternates.append({"code": code, "name": name, "url": url, "absolute": origin + url})
     match = request.resolver_match
     section = ""
     if match is not None:

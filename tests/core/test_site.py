@@ -103,3 +103,9 @@ def test_unknown_page_is_a_translated_404(client):
     response = client.get("/ru/no-such-page/")
     assert response.status_code == 404
     assert "Страница не найдена" in response.content.decode()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bad_host_header_is_a_400_not_a_500(client, lang):
+    response = client.get(f"/{lang}/", headers={"host": "evil.example"})
+    assert response.status_code == 400
