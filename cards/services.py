@@ -28,6 +28,7 @@ from django.db import connections, router, transaction
 from django.db.models import Model, Q, QuerySet
 
 import engine
+from core import versions
 from engine.derive import derive
 from engine.types import AttributeSpec, CardSpec, ComboSpec
 
@@ -125,6 +126,7 @@ def recompute_cards(
             _write_derived(updates)
             checked += len(batch)
             changed += len(updates)
+        versions.bump("cards")
     return RecomputeResult(checked, changed)
 
 
@@ -268,6 +270,7 @@ def clear_collection() -> None:
         Card.objects.all().delete()
         Combo.objects.all().delete()
         Attribute.objects.all().delete()
+        versions.bump("cards")
 
 
 def store_collection(
@@ -332,6 +335,7 @@ def store_collection(
             owned += len(links)
         if derived is None:
             recompute_cards()
+        versions.bump("cards")
     return {
         "attributes": len(attributes),
         "cards": len(cards),

@@ -3,8 +3,11 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from .cache import cached_page
+
 
 @require_GET
+@cached_page()
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "core/home.html")
 

@@ -15,6 +15,7 @@ from django.views.decorators.vary import vary_on_headers
 from cards.models import Card
 from cards.selectors import collection_stats
 from cards.specs import card_spec
+from core.cache import cached_page
 from core.labels import enum_label
 from engine.derive import derive
 from engine.rarity import paths_to
@@ -48,6 +49,7 @@ def _wants_fragment(request: HttpRequest) -> bool:
 
 @require_GET
 @vary_on_headers("HX-Request")
+@cached_page(depends_on=("cards",))
 def card_list(request: HttpRequest) -> HttpResponse:
     text = request.GET.get("q", "")
     context: dict[str, object] = {"q": text, "sorts": SORTS}
@@ -89,6 +91,7 @@ def _load_card(token: int) -> CardSpec:
 
 @require_GET
 @vary_on_headers("HX-Request")
+@cached_page(depends_on=("cards",))
 def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     """A card and its live breakdown; GET parameters ask a what-if (never saved)."""
     card = _load_card(token)
@@ -187,6 +190,7 @@ def _card_context(
 
 
 @require_GET
+@cached_page(depends_on=("cards",))
 def statistics(request: HttpRequest) -> HttpResponse:
     """Distributions of the collection as SVG bar charts with their numbers."""
     stats = collection_stats()

@@ -21,6 +21,7 @@ from django.db import transaction
 
 from cards.models import Card
 from cards.specs import card_specs, iter_card_specs
+from core import versions
 from engine.bots import card_strength, make_bot
 from engine.data import DECK_MAX, DECK_MIN
 from engine.derive import derive
@@ -378,6 +379,7 @@ def run_balance_report(
         "end_reasons": dict(sorted(reasons.items())),
         "mixes": len(mixes),
     }
+    versions.bump("balance")
     return BalanceReport.objects.create(
         matches=matches,
         seed=seed,

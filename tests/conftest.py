@@ -9,6 +9,14 @@ def _english_by_default(settings):
     settings.LANGUAGE_CODE = "en"
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache: cached pages must not leak between databases."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def pytest_collection_modifyitems(config, items):
     """Run the real-browser tests last: they are the slowest and set async-unsafe mode."""
     items.sort(key=lambda item: "tests/browser/" in str(item.path).replace("\\", "/"))

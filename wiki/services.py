@@ -13,6 +13,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
+from core import versions
+
 from . import search
 from .models import Page, PageRevision, Section
 from .selectors import LANGUAGE_CODES, TRANSLATED_FIELDS
@@ -98,6 +100,7 @@ def record_revision(
     Page.objects.filter(pk=page.pk).update(revision_number=number)
     page.revision_number = number
     search.index_page(page)
+    versions.bump("wiki")
     return revision
 
 
@@ -165,3 +168,4 @@ def delete_page(page: Page) -> None:
     with transaction.atomic():
         search.remove_page(page.pk)
         page.delete()
+        versions.bump("wiki")

@@ -13,6 +13,8 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 
+from core.cache import cached_page
+
 from . import search
 from .diff import diff_snapshots
 from .models import Page
@@ -62,6 +64,7 @@ def page_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page(depends_on=("wiki", "cards", "balance"))
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     lang = _lang()
     page = get_published_page(slug)

@@ -62,6 +62,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "core.context_processors.language_alternates",
+                "core.cache.csrf_placeholder",
             ],
         },
     }

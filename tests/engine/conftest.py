@@ -13,3 +13,8 @@ import pytest
 @pytest.fixture(autouse=True)
 def _english_by_default() -> None:
     """No-op: the engine has no language or settings."""
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """No-op: the engine caches nothing in Django's cache."""
