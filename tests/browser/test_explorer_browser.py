@@ -25,7 +25,9 @@ def test_search_with_the_query_language_then_open_a_card(page, collection):
     # Live results through htmx, and the address follows the search.
     page.wait_for_url(re.compile(r".*q=r%3Alegendary(\+|%20)s%3Aarcane.*"))
     summary = page.locator(".query-summary")
-    expected = Card.objects.filter(rarity="legendary", skill_affinity="arcane", starter=False).count()
+    expected = Card.objects.filter(
+        rarity="legendary", skill_affinity="arcane", starter=False
+    ).count()
     assert f"{expected} card" in summary.inner_text()
     assert "Skill affinity is Arcane" in summary.inner_text()
     first = page.locator(".card-tile-link").first
