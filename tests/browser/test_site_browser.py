@@ -26,3 +26,15 @@ def test_skip_link_is_the_first_stop_for_the_keyboard(page):
 def test_htmx_loads_without_csp_violations(page):
     page.goto(f"{page.base_url}/en/")
     assert page.evaluate("typeof window.htmx") == "object"
+
+
+def test_pages_fit_a_phone_screen(page):
+    from django.core.management import call_command
+
+    call_command("generate_collection", seed=2026, size=60, replace=True, verbosity=0)
+    call_command("load_wiki", verbosity=0)
+    page.set_viewport_size({"width": 375, "height": 800})
+    for path in ("/ru/", "/ru/wiki/rarities/", "/ru/cards/", "/ru/cards/30/", "/ru/play/"):
+        page.goto(f"{page.base_url}{path}")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 376, (path, width)
