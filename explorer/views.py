@@ -76,6 +76,7 @@ def card_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page()
 def search_help(request: HttpRequest) -> HttpResponse:
     return render(request, "explorer/search_help.html", {"fields": FIELDS, "sorts": SORTS})
 
@@ -232,6 +233,7 @@ def statistics(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+@cached_page(depends_on=("cards",))
 def compare(request: HttpRequest) -> HttpResponse:
     """Two cards side by side; ?a=<token>&b=<token>."""
     raw = {key: (request.GET.get(key) or "").strip().lstrip("#") for key in ("a", "b")}

@@ -54,6 +54,7 @@ def _link(page: Page, lang: str) -> PageLink:
 
 
 @require_GET
+@cached_page(depends_on=("wiki",))
 def page_index(request: HttpRequest) -> HttpResponse:
     lang = _lang()
     sections = [
@@ -74,6 +75,7 @@ def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@cached_page(depends_on=("wiki",))
 def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     lang = _lang()
     page = get_published_page(slug)
@@ -92,6 +94,7 @@ def _revision_number(value: str | None) -> int | None:
 
 
 @require_GET
+@cached_page(depends_on=("wiki",))
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     lang = _lang()
     page = get_published_page(slug)
@@ -153,6 +156,7 @@ def _results(
 
 @require_GET
 @vary_on_headers("HX-Request")
+@cached_page(depends_on=("wiki",))
 def search_view(request: HttpRequest) -> HttpResponse:
     lang = _lang()
     query = request.GET.get("q", "").strip()[:MAX_QUERY]
