@@ -1,11 +1,17 @@
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 
 from core import views as core_views
 
+admin.site.site_header = _("Card Codex administration")
+admin.site.site_title = _("Card Codex")
+admin.site.index_title = _("Rules wiki, collection and match demo")
+
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
+    path("favicon.ico", core_views.favicon, name="favicon"),
     path("api/", include("explorer.api_urls")),
 ]
 

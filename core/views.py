@@ -1,5 +1,6 @@
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -10,6 +11,12 @@ from .cache import cached_page
 @cached_page()
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "core/home.html")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on pages that name no icon (the admin's)."""
+    return redirect(static("img/favicon.svg"), permanent=True)
 
 
 @require_GET

@@ -30,7 +30,9 @@ def _walk(patterns, namespace: str = ""):
 def page_names() -> list[str]:
     """Every named page of the site that takes no arguments (API and health excluded)."""
     return sorted(
-        n for n in set(_walk(get_resolver().url_patterns)) if not n.startswith(("api", "healthz"))
+        n
+        for n in set(_walk(get_resolver().url_patterns))
+        if not n.startswith(("api", "healthz", "favicon"))
     )
 
 
@@ -109,3 +111,9 @@ def test_unknown_page_is_a_translated_404(client):
 def test_a_bad_host_header_is_a_400_not_a_500(client, lang):
     response = client.get(f"/{lang}/", headers={"host": "evil.example"})
     assert response.status_code == 400
+
+
+def test_favicon_ico_points_at_the_icon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("img/favicon.svg")
