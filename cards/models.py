@@ -338,7 +338,8 @@ class Card(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.token} {self.name}"
+        suffix = f"#{self.token}"
+        return self.name if self.name.endswith(suffix) else f"{self.name} {suffix}"
 
     def equipped_ids(self) -> dict[str, int]:
         """The equipped attribute id of each slot (no query)."""
