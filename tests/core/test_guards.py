@@ -93,3 +93,14 @@ def test_prod_settings_refuse_to_start_without_a_secret_key():
     )
     assert result.returncode != 0
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_ruff_lint_and_format_are_clean():
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        pytest.skip("ruff is not installed in this environment.")
+    for args in (["check", "--quiet", "."], ["format", "--check", "--quiet", "."]):
+        result = subprocess.run(
+            [str(ruff), *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, f"ruff {' '.join(args)}:\n{result.stdout}{result.stderr}"
