@@ -29,10 +29,10 @@ from .query import FIELDS, SORTS, QueryError, describe, describe_sort, parse
 from .selectors import (
     SUPPLY_BUCKETS,
     attribute_catalogue,
+    catalogue_options,
     page_of_cards,
     rarest_attributes,
     search_cards,
-    slot_choices,
     supply_distribution,
 )
 from .whatif import WhatIfError, apply, changed_fields
@@ -181,7 +181,7 @@ def _card_context(
                 "label": enum_label("slot", slot.value),
                 "current": card.attribute(slot).name,
                 "owned": sorted({(a.name, a.supply) for a in original.owned if a.slot is slot}),
-                "catalogue": slot_choices(catalogue, slot),
+                "catalogue": catalogue_options(catalogue, slot),
             }
             for slot in Slot
         ],
