@@ -71,7 +71,7 @@ ENUM_LABELS: dict[str, dict[str, object]] = {
         "wardrobe_score": _("Wardrobe score"),
         "tier_badge": _("Tier badge"),
         "burned_stickers": _("Burned stickers"),
-        "god_premium": _("God or premium"),
+        "god_premium": _("God or premium attribute"),
         "combo": _("Special combo"),
         "getgems_rank": _("GetGems rank floor"),
         "starter": _("Starter card"),

@@ -36,6 +36,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from core.labels import enum_label, template_label
+
 logger = logging.getLogger(__name__)
 
 MacroFunc = Callable[[str | None], str]
@@ -149,19 +151,11 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
 
 
-# Enum labels. Rarity, role, skill and effect-slot names share the explorer's message
-# contexts (one translation serves both). Slot, tier and attribute-kind names have the
-# wiki's own contexts: the rules pages keep them in Latin letters in Russian too
-# ("слот paw", "тир unique"), as the seeds do, and the tables must match the text.
+# Enum labels come from core.labels, the one place that names the engine's vocabulary
+# (rarities, roles and skills stay in Latin letters in Russian, as do slots and tiers,
+# as the seeds write them).
 def rarity_name(value: object) -> str:
-    labels = {
-        "free": pgettext("rarity", "Free"),
-        "common": pgettext("rarity", "Common"),
-        "rare": pgettext("rarity", "Rare"),
-        "epic": pgettext("rarity", "Epic"),
-        "legendary": pgettext("rarity", "Legendary"),
-    }
-    return labels.get(str(value), str(value))
+    return enum_label("rarity", str(value))
 
 
 def rarity_cell(value: object) -> SafeString:
@@ -169,51 +163,23 @@ def rarity_cell(value: object) -> SafeString:
 
 
 def role_name(value: object) -> str:
-    labels = {
-        "tank": pgettext("role", "Tank"),
-        "striker": pgettext("role", "Striker"),
-        "support": pgettext("role", "Support"),
-        "control": pgettext("role", "Control"),
-    }
-    return labels.get(str(value), str(value))
+    return enum_label("role", str(value))
 
 
 def skill_name(value: object) -> str:
-    labels = {
-        "pierce": pgettext("skill", "Pierce"),
-        "speed": pgettext("skill", "Speed"),
-        "steal": pgettext("skill", "Steal"),
-        "arcane": pgettext("skill", "Arcane"),
-    }
-    return labels.get(str(value), str(value))
+    return enum_label("skill", str(value))
 
 
 def slot_name(value: object) -> str:
-    labels = {
-        "head": pgettext("wiki slot", "head"),
-        "body": pgettext("wiki slot", "body"),
-        "paw": pgettext("wiki slot", "paw"),
-        "background": pgettext("wiki slot", "background"),
-    }
-    return labels.get(str(value), str(value))
+    return enum_label("slot", str(value))
 
 
 def tier_name(value: object) -> str:
-    labels = {
-        "base": pgettext("wiki attribute tier", "base"),
-        "rare": pgettext("wiki attribute tier", "rare"),
-        "unique": pgettext("wiki attribute tier", "unique"),
-    }
-    return labels.get(str(value), str(value))
+    return enum_label("tier", str(value))
 
 
 def effect_slot_name(value: object) -> str:
-    labels = {
-        "deploy": pgettext("effect slot", "Deploy"),
-        "passive": pgettext("effect slot", "Passive"),
-        "last_breath": pgettext("effect slot", "Last Breath"),
-    }
-    return labels.get(str(value), str(value))
+    return enum_label("effect_slot", str(value))
 
 
 def effect_name(value: object) -> str:
@@ -258,21 +224,11 @@ def target_name(value: str) -> str:
 
 def template_name(key: str) -> str:
     """Template names are proper names (``iron_pup`` → “Iron Pup”), the same in every language."""
-    return key.replace("_", " ").title()
+    return template_label(key)
 
 
 def rule_name(key: str) -> str:
-    labels = {
-        "supply_count": _("Supply count"),
-        "wardrobe_score": _("Wardrobe score"),
-        "tier_badge": _("Tier badge"),
-        "burned_stickers": _("Burned stickers"),
-        "god_premium": _("God or premium attribute"),
-        "combo": _("Special combo"),
-        "getgems_rank": _("GetGems rank floor"),
-        "starter": _("Starter card"),
-    }
-    return labels.get(key, key)
+    return enum_label("rule", key)
 
 
 def yes_no(value: bool) -> str:
