@@ -136,10 +136,13 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# Per-process memory cache: rendered pages (core.cache), wiki HTML, what-if options.
+# Entries are keyed by content versions, so processes never serve each other stale pages.
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "card-codex",
+        "OPTIONS": {"MAX_ENTRIES": 1000},
     }
 }
 
