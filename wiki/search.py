@@ -250,6 +250,12 @@ def page_plain_text(page, lang: str) -> str:
 
 
 def _matches(word: str, terms: list[str]) -> bool:
+    return _matches_cached(word, tuple(terms))
+
+
+@lru_cache(maxsize=100_000)
+def _matches_cached(word: str, terms: tuple[str, ...]) -> bool:
+    """Memoised: a results page asks about the same few hundred words thousands of times."""
     word_stem = stem(word)
     folded = fold(word)
     return any(
