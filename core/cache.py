@@ -12,6 +12,7 @@ import hashlib
 from collections.abc import Callable
 from functools import wraps
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
@@ -50,13 +51,18 @@ def _with_token(request: HttpRequest, content: bytes) -> bytes:
     return content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode())
 
 
-def cached_page(*, depends_on: tuple[str, ...] = (), timeout: int = 600) -> Callable:
-    """Cache a GET view's 200 responses until one of ``depends_on`` versions changes."""
+def cached_page(*, depends_on: tuple[str, ...] = ()) -> Callable:
+    """Cache a GET view's 200 responses until one of ``depends_on`` versions changes.
+
+    ``settings.PAGE_CACHE_SECONDS`` bounds an entry's life; 0 turns the cache off (the
+    development server, where templates change under a running process).
+    """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if not _cacheable(request):
+            timeout = settings.PAGE_CACHE_SECONDS
+            if timeout <= 0 or not _cacheable(request):
                 return view(request, *args, **kwargs)
             key = _key(request, depends_on)
             hit = cache.get(key)

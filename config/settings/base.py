@@ -136,6 +136,9 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# Whole pages that are the same for every visitor (core.cache): seconds an entry may live.
+PAGE_CACHE_SECONDS = 600
+
 # Per-process memory cache: rendered pages (core.cache), wiki HTML, what-if options.
 # Entries are keyed by content versions, so processes never serve each other stale pages.
 CACHES = {

@@ -3,3 +3,5 @@
 from .base import *  # noqa: F403
 
 DEBUG = True
+# Templates change under the running server: render every page afresh.
+PAGE_CACHE_SECONDS = 0

@@ -70,3 +70,14 @@ def test_pages_with_pending_messages_are_not_cached(client):
     with CaptureQueriesContext(connection) as queries:
         assert client.get("/en/wiki/energy/").status_code == 200
     assert len(queries) > 0
+
+
+def test_the_cache_can_be_switched_off(client, settings, django_assert_num_queries):
+    from wiki.models import Page
+    from wiki.services import save_page
+
+    settings.PAGE_CACHE_SECONDS = 0
+    save_page(Page.objects.create(slug="energy", title_en="Energy", published=True))
+    client.get("/en/wiki/energy/")
+    with django_assert_num_queries(3):  # rendered again (no versions to read): nothing kept
+        client.get("/en/wiki/energy/")
