@@ -22,7 +22,10 @@ from engine.data import TIER_BANDS
 from engine.rarity import format_score, tier_of
 
 from .models import EQUIPPED_FIELDS, Attribute, Card, Combo, Slot
-from .specs import derive_card
+from .specs import DERIVED_FIELDS, derive_card
+
+# The engine-derived columns staff may read but never edit (the rank is rarity's sort key).
+STORED_FIELDS = tuple(f for f in DERIVED_FIELDS if f != "rarity_rank")
 
 
 class SupplyFilter(admin.SimpleListFilter):
@@ -165,36 +168,11 @@ class CardAdmin(admin.ModelAdmin):
             _("Stored for lists (derived on save)"),
             {
                 "classes": ("collapse",),
-                "fields": (
-                    "rarity",
-                    "role",
-                    "skill_affinity",
-                    "active_skill",
-                    "template",
-                    "energy_cost",
-                    "atk",
-                    "hp",
-                    "defense",
-                    "ability",
-                    "wardrobe_score",
-                ),
+                "fields": STORED_FIELDS,
             },
         ),
     )
-    readonly_fields = (
-        "breakdown",
-        "rarity",
-        "role",
-        "skill_affinity",
-        "active_skill",
-        "template",
-        "energy_cost",
-        "atk",
-        "hp",
-        "defense",
-        "ability",
-        "wardrobe_score",
-    )
+    readonly_fields = ("breakdown", *STORED_FIELDS)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Card | None = None):
         fields = list(super().get_readonly_fields(request, obj))
