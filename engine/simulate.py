@@ -1,4 +1,4 @@
-"""Bot-vs-bot matches: one match, a series, and the ``simulate`` command line.
+"""Bot-vs-bot matches: one match and a series (the command line is ``engine.cli.simulate``).
 
 Game ``i`` of a series uses seed ``S + i``; bot A draws from
 ``random.Random(2 * seed)`` and bot B from ``random.Random(2 * seed + 1)``,
@@ -15,14 +15,12 @@ so any single game can be replayed from its seed.
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
-from engine.bots import BOTS, Bot, make_bot
+from engine.bots import Bot, make_bot
 from engine.match import (
     SIDES,
     A,
@@ -32,9 +30,7 @@ from engine.match import (
     InvalidDeckError,
     MatchCard,
     MatchState,
-    action_to_json,
     apply,
-    card_to_json,
     new_match,
     opening_events,
     validate_deck,
@@ -46,8 +42,6 @@ __all__ = [
     "load_decks",
     "play_match",
     "run_series",
-    "simulate_arguments",
-    "simulate_run",
 ]
 
 
@@ -159,69 +153,3 @@ def load_decks(data: Any) -> tuple[tuple[MatchCard, ...], tuple[MatchCard, ...]]
         except InvalidDeckError as exc:
             raise InvalidDeckError(exc.code, f"Deck {side}: {exc.message}", side=side) from None
     return decks[0], decks[1]
-
-
-# ---------------------------------------------------------------------------
-# Command line: python -m engine simulate (registered in engine.cli.COMMANDS)
-
-
-def simulate_arguments(parser: argparse.ArgumentParser) -> None:
-    """The arguments of ``python -m engine simulate``."""
-    parser.description = (
-        "Play bot-vs-bot matches between two decks and print a JSON summary "
-        "(wins per side, draws, average rounds). Game i uses seed S+i; --log adds "
-        "the full event log of game 0 (seed S)."
-    )
-    parser.add_argument(
-        "--decks",
-        required=True,
-        metavar="FILE.json",
-        help='{"a": [cards], "b": [cards]}, each card in the input schema of `derive`',
-    )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of game 0 (0)")
-    parser.add_argument("--games", type=int, default=1, metavar="N", help="games to play (1)")
-    parser.add_argument(
-        "--bots",
-        default="greedy,greedy",
-        metavar="A,B",
-        help=f"the bots of sides a and b, each one of: {', '.join(BOTS)} (greedy,greedy)",
-    )
-    parser.add_argument("--log", action="store_true", help="add game 0's full event log")
-
-
-def simulate_run(args: argparse.Namespace, out: TextIO) -> int:
-    """Run ``simulate``: JSON on ``out`` (exit 0); bad input raises the CLI's UsageError."""
-    from engine.cli import UsageError, read_input
-
-    bots = [b.strip() for b in str(args.bots).split(",")]
-    if len(bots) != 2 or any(b not in BOTS for b in bots):
-        raise UsageError(f"--bots: give two of {', '.join(BOTS)}, e.g. greedy,random")
-    if args.games < 1:
-        raise UsageError("--games: must be at least 1")
-    raw = read_input(args.decks)
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise UsageError(f"{args.decks}: not valid JSON ({exc})") from None
-    try:
-        deck_a, deck_b = load_decks(data)
-    except InvalidDeckError as exc:
-        raise UsageError(f"{args.decks}: {exc}") from None
-    summary = run_series(deck_a, deck_b, bots, args.seed, args.games)
-    if args.log:
-        record = play_match(deck_a, deck_b, bots, args.seed, log=True)
-        summary["log"] = {
-            "seed": args.seed,
-            "decks": {
-                "a": [card_to_json(c) for c in deck_a],
-                "b": [card_to_json(c) for c in deck_b],
-            },
-            "result": record.state.result,
-            "end_reason": record.state.end_reason,
-            "rounds": record.state.round,
-            "actions": [action_to_json(a) for a in record.actions],
-            "events": [e.to_json() for e in record.events],
-        }
-    json.dump(summary, out, ensure_ascii=False, indent=2)
-    out.write("\n")
-    return 0
