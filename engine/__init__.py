@@ -60,6 +60,7 @@ from engine.stats import (
 from engine.types import (
     AttributeKind,
     AttributeSpec,
+    BoostKind,
     Breakdown,
     CardSpec,
     ComboSpec,
@@ -67,6 +68,7 @@ from engine.types import (
     EffectKind,
     EffectSlot,
     EffectSource,
+    EndReason,
     InvalidCardError,
     NextTier,
     Rarity,
@@ -90,6 +92,7 @@ from engine.types import (
 __all__ = [
     "AttributeKind",
     "AttributeSpec",
+    "BoostKind",
     "Bracket",
     "Breakdown",
     "CardOdds",
@@ -100,6 +103,7 @@ __all__ = [
     "EffectSlot",
     "EffectSource",
     "Element",
+    "EndReason",
     "InvalidCardError",
     "InvalidMoveError",
     "InvalidOfferError",

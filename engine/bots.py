@@ -13,7 +13,7 @@ the ``random.Random`` they are handed.
 >>> big = MatchCard("2", "Fang", Rarity.LEGENDARY, Role.STRIKER, atk=15, hp=16)
 >>> state = new_match((cheap, big), (cheap,), seed=1)
 >>> GreedyBot().act(state, A, random.Random(1))  # one NRG short of Fang: Charge first
-Boost(side=0, boost='charge', card=None)
+Boost(side=0, boost=<BoostKind.CHARGE: 'charge'>, card=None)
 """
 
 from __future__ import annotations

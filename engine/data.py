@@ -20,7 +20,17 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Final
 
-from engine.types import AttributeKind, EffectKind, EffectSlot, Rarity, Role, Skill, Slot, Tier
+from engine.types import (
+    AttributeKind,
+    BoostKind,
+    EffectKind,
+    EffectSlot,
+    Rarity,
+    Role,
+    Skill,
+    Slot,
+    Tier,
+)
 
 # ---------------------------------------------------------------------------
 # §1 Attribute tiers
@@ -456,18 +466,18 @@ BOOSTS_PER_ROUND: Final = 2  # §6: most boosts a player may use in one round
 class Boost:
     """A once-per-match boost: what it changes (``target``) and by how much."""
 
-    key: str
+    key: BoostKind
     target: str  # "nrg", "atk_this_round", "def", "hero_hp" or "switch"
     amount: int
 
 
 # §6: boosts, each usable once per match.
 BOOSTS: Final = (
-    Boost("charge", "nrg", 1),
-    Boost("switch", "switch", 0),
-    Boost("rage", "atk_this_round", 2),
-    Boost("guard_up", "def", 2),
-    Boost("hero_patch", "hero_hp", 3),
+    Boost(BoostKind.CHARGE, "nrg", 1),
+    Boost(BoostKind.SWITCH, "switch", 0),
+    Boost(BoostKind.RAGE, "atk_this_round", 2),
+    Boost(BoostKind.GUARD_UP, "def", 2),
+    Boost(BoostKind.HERO_PATCH, "hero_hp", 3),
 )
 
 ROUND_LIMIT: Final = 200  # §6: the engine stops a match here, a draw decided by Hero HP

@@ -89,11 +89,13 @@ from engine.data import (
 )
 from engine.stats import apply_undercharge, undercharge_tier
 from engine.types import (
+    BoostKind,
     Breakdown,
     Effect,
     EffectKind,
     EffectSlot,
     EffectSource,
+    EndReason,
     InvalidCardError,
     Rarity,
     Role,
@@ -143,12 +145,12 @@ SIDES = ("a", "b")  # how events, JSON and forms name the sides
 # Boost keys, in the order RULES.md §6 lists them (the numbers live in engine.data.BOOSTS).
 _BOOST = {b.key: b for b in BOOSTS}
 BOOST_KEYS: tuple[str, ...] = tuple(b.key for b in BOOSTS)
-CHARGE, SWITCH, RAGE, GUARD_UP, HERO_PATCH = "charge", "switch", "rage", "guard_up", "hero_patch"
-assert set(BOOST_KEYS) == {CHARGE, SWITCH, RAGE, GUARD_UP, HERO_PATCH}, BOOST_KEYS
+CHARGE, SWITCH, RAGE, GUARD_UP, HERO_PATCH = BoostKind
+assert tuple(BoostKind) == BOOST_KEYS, BOOST_KEYS
 
 # Why a match ended: a Hero fell, both fell in the same beat, a surrender, both decks
 # spent (no card left on either side), or the round cap. The last two go to the higher Hero HP.
-END_REASONS = ("hero_defeated", "both_defeated", "surrender", "decks_exhausted", "round_limit")
+END_REASONS: tuple[str, ...] = tuple(EndReason)
 
 # Every event code the engine emits, with its parameters (play/narration.py words them).
 EVENT_CODES: Mapping[str, tuple[str, ...]] = {
@@ -852,8 +854,8 @@ def legal_actions(state: MatchState, side: int, *, surrender: bool = False) -> l
     """Every legal action of ``side`` now (Surrender only when asked for).
 
     >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
-    >>> legal_actions(new_match((pup,), (pup,)), A)
-    [Pick(side=0, card=0), Boost(side=0, boost='charge', card=None), Boost(side=0, boost='hero_patch', card=None)]
+    >>> [str(a.boost) if isinstance(a, Boost) else a for a in legal_actions(new_match((pup,), (pup,)), A)]
+    [Pick(side=0, card=0), 'charge', 'hero_patch']
     """
     if state.over or state.players[side].committed:
         return []

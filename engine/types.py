@@ -27,6 +27,7 @@ _T = TypeVar("_T")
 __all__ = [
     "AttributeKind",
     "AttributeSpec",
+    "BoostKind",
     "Breakdown",
     "CardSpec",
     "ComboSpec",
@@ -34,6 +35,7 @@ __all__ = [
     "EffectKind",
     "EffectSlot",
     "EffectSource",
+    "EndReason",
     "InvalidCardError",
     "NextTier",
     "Rarity",
@@ -192,6 +194,26 @@ class EffectSource(_ValueEnum):
 
     TEMPLATE = "template"
     SIGNATURE = "signature"
+
+
+class BoostKind(_ValueEnum):
+    """A once-per-match boost of the paw game (RULES.md §6), in the order the rules list them."""
+
+    CHARGE = "charge"
+    SWITCH = "switch"
+    RAGE = "rage"
+    GUARD_UP = "guard_up"
+    HERO_PATCH = "hero_patch"
+
+
+class EndReason(_ValueEnum):
+    """Why a paw-game match ended (RULES.md §6)."""
+
+    HERO_DEFEATED = "hero_defeated"  # a Hero fell to 0
+    BOTH_DEFEATED = "both_defeated"  # both fell in the same beat: a draw
+    SURRENDER = "surrender"
+    DECKS_EXHAUSTED = "decks_exhausted"  # no card left on either side: Hero HP decides
+    ROUND_LIMIT = "round_limit"  # the engine's round cap: Hero HP decides
 
 
 class InvalidCardError(ValueError):
