@@ -1,0 +1,101 @@
+"""Codes into sentences: one registration per code the engine can emit.
+
+The engine speaks in stable codes with parameters — derivation trace steps
+(``engine.trace.CODES``), next-tier needs (``engine.trace.NEEDS``), match events and
+refusals, the slab arena's steps and events. Each family has one ``Registry`` here on the
+site side; each code is registered once, with
+
+- ``say``: a function ``(params, value) -> str`` giving the sentence in the active language,
+- ``section``: the wiki section that explains it (a key of ``wiki.anchors``), or None,
+- ``rule``: the rule the code belongs to (a rarity rule key, say), or None.
+
+A registry knows the codes its engine family can emit, so a test can ask it for the codes
+that have no sentence (``missing()``) and for sentences of codes the engine no longer
+emits (``unknown()``)::
+
+    TRACE = Registry("trace", engine.trace.CODES)
+
+    @TRACE.register("rarity.burned_stickers", section="burned_stickers", rule="burned_stickers")
+    def _burned(p, v):
+        return ngettext(...) % {...}
+
+    TRACE.say(step.code, step.params, step.value)
+
+>>> demo = Registry("demo", ["a.b", "a.c"])
+>>> @demo.register("a.b", section="intro")
+... def _ab(p, v):
+...     return f"b is {v}"
+>>> demo.say("a.b", {}, 3), demo["a.b"].section, demo.missing()
+('b is 3', 'intro', ['a.c'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Phrase", "Registry", "Say"]
+
+Say = Callable[[Mapping[str, Any], Any], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Phrase:
+    """One code's sentence, the wiki section that explains it and the rule it belongs to."""
+
+    code: str
+    say: Say
+    section: str | None = None
+    rule: str | None = None
+
+
+class Registry:
+    """The phrases of one family of codes (``name`` is for messages only)."""
+
+    def __init__(self, name: str, codes: Collection[str]) -> None:
+        self.name = name
+        self.codes: frozenset[str] = frozenset(codes)
+        self._phrases: dict[str, Phrase] = {}
+
+    def register(
+        self, *codes: str, section: str | None = None, rule: str | None = None
+    ) -> Callable[[Say], Say]:
+        """Register the decorated function as the sentence of each of ``codes``."""
+
+        def decorator(say: Say) -> Say:
+            for code in codes:
+                if code in self._phrases:
+                    raise ValueError(f"{self.name}: {code!r} is registered twice")
+                self._phrases[code] = Phrase(code, say, section, rule)
+            return say
+
+        return decorator
+
+    def __getitem__(self, code: str) -> Phrase:
+        try:
+            return self._phrases[code]
+        except KeyError:
+            raise KeyError(f"{self.name}: no sentence for {code!r}") from None
+
+    def __contains__(self, code: object) -> bool:
+        return code in self._phrases
+
+    def __iter__(self) -> Iterator[Phrase]:
+        return iter(self._phrases.values())
+
+    def say(self, code: str, params: Mapping[str, Any], value: Any = None) -> str:
+        """The sentence of ``code`` with its parameters, in the active language."""
+        return self[code].say(params, getattr(value, "value", value))
+
+    def codes_of_rule(self, rule: str) -> tuple[str, ...]:
+        """The registered codes that belong to ``rule``, in registration order."""
+        return tuple(p.code for p in self._phrases.values() if p.rule == rule)
+
+    def missing(self) -> list[str]:
+        """Codes the engine can emit that have no sentence here (a test keeps this empty)."""
+        return sorted(self.codes - self._phrases.keys())
+
+    def unknown(self) -> list[str]:
+        """Registered codes the engine does not know (a renamed or removed code)."""
+        return sorted(self._phrases.keys() - self.codes)
