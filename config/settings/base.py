@@ -70,22 +70,33 @@ TEMPLATES = [
 
 # SQLite by default: WAL so readers never block the writer, IMMEDIATE transactions so
 # concurrent writers queue on the busy timeout instead of failing with "database is locked".
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "db.sqlite3",
-        "OPTIONS": {
-            "transaction_mode": "IMMEDIATE",
-            "timeout": 20,
-            "init_command": (
-                "PRAGMA journal_mode=WAL;"
-                "PRAGMA synchronous=NORMAL;"
-                "PRAGMA foreign_keys=ON;"
-                "PRAGMA cache_size=-20000;"
-            ),
-        },
-    }
+# Every settings module that picks another database goes through `database()`, which keeps
+# these options whenever the engine is SQLite (a DATABASE_URL of sqlite:///… included).
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": (
+        "PRAGMA journal_mode=WAL;"
+        "PRAGMA synchronous=NORMAL;"
+        "PRAGMA foreign_keys=ON;"
+        "PRAGMA cache_size=-20000;"
+    ),
 }
+
+
+def database(url: str | None = None, *, conn_max_age: int = 0, **entry: object) -> dict:
+    """A DATABASES entry: parsed from ``url`` (dj-database-url) or given as ``entry``;
+    SQLite always gets ``SQLITE_OPTIONS`` (options the entry sets itself win)."""
+    if url:
+        import dj_database_url
+
+        entry = {**dj_database_url.parse(url, conn_max_age=conn_max_age), **entry}
+    if entry.get("ENGINE") == "django.db.backends.sqlite3":
+        entry["OPTIONS"] = {**SQLITE_OPTIONS, **dict(entry.get("OPTIONS") or {})}
+    return entry
+
+
+DATABASES = {"default": database(ENGINE="django.db.backends.sqlite3", NAME=BASE_DIR / "db.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

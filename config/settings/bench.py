@@ -8,17 +8,15 @@ of the demo database) or DATABASE_URL.
 
 import os
 
-import dj_database_url
-
 from .base import *  # noqa: F403
-from .base import DATABASES, LOGGING
+from .base import DATABASES, LOGGING, database
 
 DEBUG = False
 SECRET_KEY = "bench-only-secret-key-never-used-in-production-0123456789abcdef"
 ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    DATABASES = {"default": database(os.environ["DATABASE_URL"], conn_max_age=60)}
 elif os.environ.get("BENCH_SQLITE_PATH"):
     DATABASES = {"default": {**DATABASES["default"], "NAME": os.environ["BENCH_SQLITE_PATH"]}}
 

@@ -2,10 +2,10 @@
 
 import os
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
+from .base import database
 
 
 def _env(name: str) -> str:
@@ -21,7 +21,7 @@ ALLOWED_HOSTS = [h.strip() for h in _env("DJANGO_ALLOWED_HOSTS").split(",") if h
 CSRF_TRUSTED_ORIGINS = [f"https://{h}" for h in ALLOWED_HOSTS]
 
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    DATABASES = {"default": database(os.environ["DATABASE_URL"], conn_max_age=60)}
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = True

@@ -6,10 +6,8 @@ scripts/ci-postgres.sh) the same suite runs against that server instead.
 
 import os
 
-import dj_database_url
-
 from .base import *  # noqa: F403
-from .base import BASE_DIR
+from .base import BASE_DIR, database
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -19,13 +17,12 @@ STORAGES = {
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
 if os.environ.get("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"])}
+    DATABASES = {"default": database(os.environ["DATABASE_URL"])}
 else:
     DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "test.sqlite3",
-            "TEST": {"NAME": None},
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
-        }
+        "default": database(
+            ENGINE="django.db.backends.sqlite3",
+            NAME=BASE_DIR / "test.sqlite3",
+            TEST={"NAME": None},
+        )
     }
