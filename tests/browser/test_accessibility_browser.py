@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (same browser fixture)
-
 pytestmark = pytest.mark.django_db(transaction=True)
 
 AXE = Path(settings.BASE_DIR) / "node_modules" / "axe-core" / "axe.min.js"
