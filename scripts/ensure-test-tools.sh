@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Tools the test suite uses beyond Python: Debian's Chromium (browser tests) and GNU gettext
-# (the guard that the Russian catalogue covers every string in the code). As root we install
+# Tools the test suite uses beyond Python: Debian's Chromium (browser tests), GNU gettext
+# (the guard that the Russian catalogue covers every string in the code) and redis-server
+# (the shared-cache tests run against a real server). As root we install
 # what is missing; elsewhere the tests that need them skip and name what is missing.
 set -u
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v xgettext >/dev/null 2>&1 || missing+=(gettext)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing ${missing[*]} for the test suite…"

@@ -1,8 +1,10 @@
 """Settings shared by every environment. Environment files override only what differs."""
 
+import os
 from pathlib import Path
 
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -150,15 +152,31 @@ CONTENT_SECURITY_POLICY = {
 # Whole pages that are the same for every visitor (core.cache): seconds an entry may live.
 PAGE_CACHE_SECONDS = 600
 
-# Per-process memory cache: rendered pages (core.cache), wiki HTML, what-if options.
-# Entries are keyed by content versions, so processes never serve each other stale pages.
-CACHES = {
-    "default": {
+# The cache: rendered pages (core.cache), wiki HTML, what-if options, content-version reads.
+# Entries are keyed by content versions (stored in the database), so every process sees an
+# edit. By default each process keeps its own memory cache; set DJANGO_CACHE_URL
+# (redis://host:6379/0) to share one Redis between gunicorn workers on several hosts.
+CACHE_URL = os.environ.get("DJANGO_CACHE_URL", "")
+
+
+def cache_from_url(url: str) -> dict:
+    """A CACHES entry: Redis for ``redis://``/``rediss://``/``unix://``, else per-process memory."""
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": url,
+            "KEY_PREFIX": "card-codex",
+        }
+    if url:
+        raise ImproperlyConfigured(f"DJANGO_CACHE_URL: unsupported scheme in {url!r}")
+    return {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "card-codex",
         "OPTIONS": {"MAX_ENTRIES": 1000},
     }
-}
+
+
+CACHES = {"default": cache_from_url(CACHE_URL)}
 
 LOGGING = {
     "version": 1,
