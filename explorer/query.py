@@ -191,6 +191,41 @@ class Query:
         return False
 
 
+_ASCII_INT = re.compile(r"[0-9]{1,9}")
+_WORD_TOKEN = re.compile(r"#*([0-9]{1,9})")
+
+
+def ascii_int(text: str) -> int | None:
+    """A whole number of the query language: one to nine ASCII digits, else None.
+
+    ``str.isdigit`` and ``int`` accept other scripts' digits ("٣", "１") and ``isdigit``
+    even superscripts, which ``int`` then refuses ("²"): the language reads 0–9 only.
+
+    >>> ascii_int("80"), ascii_int("٣"), ascii_int("²"), ascii_int("1234567890")
+    (80, None, None, None)
+    """
+    return int(text) if _ASCII_INT.fullmatch(text) else None
+
+
+def word_token(word: str) -> int | None:
+    """The token a free word may also mean ("17", "#17"), else None.
+
+    >>> word_token("#17"), word_token("fox"), word_token("²")
+    (17, None, None)
+    """
+    match = _WORD_TOKEN.fullmatch(word)
+    return int(match.group(1)) if match else None
+
+
+def _bad_number(raw: str, term: str) -> QueryError:
+    return QueryError(
+        "bad_number",
+        _("“%(value)s” is not a whole number of up to nine digits 0–9 (in “%(term)s”).")
+        % {"value": raw, "term": term},
+        term,
+    )
+
+
 def _suggest(word: str, choices: list[str]) -> str | None:
     found = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     return found[0] if found else None
@@ -238,23 +273,21 @@ def _parse_value(spec: FieldSpec, op: str, raw: str, term: str) -> object:
             raise QueryError("bad_choice", message, term)
         return value
     if spec.kind == "int":
-        if not re.fullmatch(r"\d{1,9}", value):
-            raise QueryError(
-                "bad_number",
-                _("“%(value)s” is not a whole number (in “%(term)s”).")
-                % {"value": raw, "term": term},
-                term,
-            )
-        return int(value)
+        number = ascii_int(value)
+        if number is None:
+            raise _bad_number(raw, term)
+        return number
     if spec.kind == "decimal":
         try:
-            number = Decimal(value)
+            # Decimal() would read other scripts' digits too: the language is ASCII only.
+            number = Decimal(value) if value.isascii() else None
         except InvalidOperation:
             number = None
         if number is None or not number.is_finite() or number < 0 or number > 10**9:
             raise QueryError(
                 "bad_number",
-                _("“%(value)s” is not a number (in “%(term)s”).") % {"value": raw, "term": term},
+                _("“%(value)s” is not a number written with the digits 0–9 (in “%(term)s”).")
+                % {"value": raw, "term": term},
                 term,
             )
         return number
@@ -291,8 +324,12 @@ def parse(text: str) -> Query:
     for token in _split(text):
         match = _TERM.match(token)
         if match is None:
-            if token.startswith("#") and token[1:].isdigit():
-                terms.append(Term("token", "=", int(token[1:])))
+            if token.startswith("#") and token[1:].isnumeric():
+                # "#17" is a token; "#²" or "#٣" only looks like one.
+                number = ascii_int(token[1:])
+                if number is None:
+                    raise _bad_number(token[1:], token)
+                terms.append(Term("token", "=", number))
             else:
                 words.append(token)
             continue

@@ -12,7 +12,7 @@ from cards.specs import attribute_spec
 from core import versions
 from engine.types import Slot
 
-from .query import SLOT_FIELDS, Query, Term
+from .query import SLOT_FIELDS, Query, Term, word_token
 from .whatif import Catalogue
 
 _LOOKUP = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
@@ -96,8 +96,9 @@ def search_cards(query: Query) -> QuerySet[Card]:
         cards = cards.filter(term_condition(term))
     for word in query.words:
         condition = Q(name__icontains=word)
-        if word.lstrip("#").isdigit() and len(word) < 10:
-            condition |= Q(token=int(word.lstrip("#")))
+        token = word_token(word)
+        if token is not None:
+            condition |= Q(token=token)
         cards = cards.filter(condition)
     descending = query.sort.startswith("-")
     column = _SORT_COLUMNS[query.sort.lstrip("-")]

@@ -64,6 +64,26 @@ def test_mistakes_are_explained(text, code, fragment):
     assert fragment in caught.value.message
 
 
+@pytest.mark.parametrize("text", ["rank<=²", "rank<=٣", "atk>=１０", "#²", "#①", "#٣", "score>=٣"])
+def test_numbers_are_ascii_digits_only(text):
+    # "²".isdigit() is True and int("²") raises; "٣" and "１" are digits int() reads.
+    with pytest.raises(QueryError) as caught:
+        parse(text)
+    assert caught.value.code == "bad_number"
+    assert "0–9" in caught.value.message
+
+
+def test_unicode_digits_in_a_free_word_search_names_only():
+    assert parse("²").words == ("²",)
+    assert parse("٣ fox").words == ("٣", "fox")
+
+
+def test_the_ascii_digits_rule_is_said_in_russian():
+    with translation.override("ru"), pytest.raises(QueryError) as caught:
+        parse("rank<=²")
+    assert "0–9" in caught.value.message and "целое" in caught.value.message
+
+
 def test_mistakes_are_explained_in_russian():
     with translation.override("ru"), pytest.raises(QueryError) as caught:
         parse("rarty:legendary")
