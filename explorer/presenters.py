@@ -50,22 +50,10 @@ class Section:
 
 def _steps(trace: tuple[TraceStep, ...], prefix: str) -> list[Step]:
     return [
-        Step(s.code, narration.sentence(s), narration.step_wiki_url(s), prefix)
+        Step(s.code, narration.sentence(s), narration.wiki_url(narration.step_section(s)), prefix)
         for s in trace
         if s.code.startswith(prefix)
     ]
-
-
-_RULE_STEP = {
-    "supply_count": ("rarity.supply_count.substitution", "rarity.supply_count"),
-    "wardrobe_score": ("rarity.wardrobe_score",),
-    "tier_badge": ("rarity.tier_badge",),
-    "burned_stickers": ("rarity.burned_stickers",),
-    "god_premium": ("rarity.god_premium",),
-    "combo": ("rarity.combo",),
-    "getgems_rank": ("rarity.getgems_rank",),
-    "starter": ("rarity.starter",),
-}
 
 
 def rule_rows(
@@ -75,9 +63,14 @@ def rule_rows(
 ) -> list[RuleRow]:
     rows = []
     for result in breakdown.rules:
-        codes = _RULE_STEP[result.key]
+        codes = narration.TRACE.codes_of_rule(result.key)
         steps = [
-            Step(s.code, narration.sentence(s), narration.step_wiki_url(s), "rarity")
+            Step(
+                s.code,
+                narration.sentence(s),
+                narration.wiki_url(narration.step_section(s)),
+                "rarity",
+            )
             for s in breakdown.trace
             if s.code in codes
         ]
