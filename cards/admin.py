@@ -21,6 +21,7 @@ from core.labels import enum_label, template_label
 from engine.data import TIER_BANDS
 from engine.rarity import format_score, tier_of
 
+from .forms import parse_token
 from .models import EQUIPPED_FIELDS, Attribute, Card, Combo, Slot
 from .specs import DERIVED_FIELDS, derive_card
 
@@ -180,9 +181,10 @@ class CardAdmin(admin.ModelAdmin):
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         # "=token" on a word that is not a number would make a bad lookup: search names only.
-        term = search_term.strip().lstrip("#")
-        if term.isdigit():
-            return queryset.filter(Q(token=int(term)) | Q(name__icontains=term)), False
+        token = parse_token(search_term)
+        if token is not None:
+            term = search_term.strip().lstrip("#")
+            return queryset.filter(Q(token=token) | Q(name__icontains=term)), False
         return queryset.filter(name__icontains=search_term.strip()), False
 
     @admin.display(description=_("computed now by the rules engine"))
