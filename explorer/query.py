@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
+from core.labels import LABELS, enum_label
 from engine.types import AttributeKind, Rarity, Role, Skill, Slot
 
 OPS = ("<=", ">=", "!=", "<", ">", ":", "=")
@@ -115,10 +116,11 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("score", "decimal", gettext_lazy("wardrobe score"), ("wardrobe",), ops=_NUMBER_OPS),
     FieldSpec("token", "int", gettext_lazy("token"), ("#", "id"), ops=_NUMBER_OPS),
     FieldSpec("name", "text", gettext_lazy("name"), ()),
-    FieldSpec("head", "text", pgettext_lazy("slot", "head"), ()),
-    FieldSpec("body", "text", pgettext_lazy("slot", "body"), ()),
-    FieldSpec("paw", "text", pgettext_lazy("slot", "paw"), ()),
-    FieldSpec("background", "text", pgettext_lazy("slot", "background"), ("bg",)),
+    # The slots are named as everywhere on the site (core.labels).
+    FieldSpec("head", "text", LABELS[Slot][Slot.HEAD], ()),
+    FieldSpec("body", "text", LABELS[Slot][Slot.BODY], ()),
+    FieldSpec("paw", "text", LABELS[Slot][Slot.PAW], ()),
+    FieldSpec("background", "text", LABELS[Slot][Slot.BACKGROUND], ("bg",)),
     FieldSpec("attr", "text", gettext_lazy("any equipped attribute"), ("attribute",)),
     FieldSpec(
         "kind",
@@ -406,8 +408,6 @@ def _capitalise(text: str) -> str:
 
 def value_label(spec: FieldSpec, value: object) -> str:
     """A value as a visitor reads it (enum values use the site's translated labels)."""
-    from core.labels import enum_label
-
     if value is None:
         return _("none")
     if spec.kind == "enum":
