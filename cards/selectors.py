@@ -8,19 +8,15 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q
 
 from engine.types import Rarity, Role, Skill
 
-from .models import Attribute, Card
+from .models import Card
 
 __all__ = [
     "CollectionStats",
-    "attribute_owner_counts",
-    "card_detail_queryset",
-    "catalogue_cards",
     "collection_stats",
-    "starter_cards",
 ]
 
 # Rarities of the main catalogue (Free, the starter tier, is reported apart).
@@ -39,24 +35,6 @@ class CollectionStats(TypedDict):
     by_active_skill: dict[str, int]
     without_active_skill: int
     with_active_skill_by_rarity: dict[str, int]
-
-
-def catalogue_cards() -> QuerySet[Card]:
-    """The main catalogue: every card except the starter (Free) cards, in token order."""
-    return Card.objects.filter(starter=False).order_by("token")
-
-
-def starter_cards() -> QuerySet[Card]:
-    """The starter cards (the Free tier), in token order."""
-    return Card.objects.filter(starter=True).order_by("token")
-
-
-def card_detail_queryset() -> QuerySet[Card]:
-    """Cards with their equipped attributes joined and their wardrobe prefetched
-    (ordered by slot value, then name): two queries for any number of cards."""
-    return Card.objects.select_related("head", "body", "paw", "background").prefetch_related(
-        "wardrobe"
-    )
 
 
 def collection_stats() -> CollectionStats:
@@ -109,9 +87,3 @@ def collection_stats() -> CollectionStats:
         "without_active_skill": row["without_active_skill"],
         "with_active_skill_by_rarity": {v: row[f"skilled_{v}"] for v in CATALOGUE_RARITIES},
     }
-
-
-def attribute_owner_counts(attributes: QuerySet[Attribute] | None = None) -> dict[int, int]:
-    """How many cards own each attribute (equipped or not), by attribute id (one query)."""
-    queryset = Attribute.objects.all() if attributes is None else attributes
-    return dict(queryset.annotate(n=Count("owners")).order_by().values_list("id", "n"))

@@ -24,7 +24,7 @@ import difflib
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
@@ -174,11 +174,6 @@ class Query:
     terms: tuple[Term, ...] = ()
     words: tuple[str, ...] = ()
     sort: str = DEFAULT_SORT
-    explicit_sort: bool = field(default=False)
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.terms and not self.words
 
     @property
     def wants_free_cards(self) -> bool:
@@ -322,7 +317,6 @@ def parse(text: str) -> Query:
     terms: list[Term] = []
     words: list[str] = []
     sort = DEFAULT_SORT
-    explicit_sort = False
     for token in _split(text):
         match = _TERM.match(token)
         if match is None:
@@ -352,7 +346,7 @@ def parse(text: str) -> Query:
                         "hint": hint,
                     }
                 raise QueryError("bad_sort", message, token)
-            sort, explicit_sort = key, True
+            sort = key
             continue
         spec = FIELD_BY_NAME.get(name)
         if spec is None:
@@ -379,7 +373,7 @@ def parse(text: str) -> Query:
         terms.append(Term(spec.key, op, value))
         if len(terms) > MAX_TERMS:
             raise QueryError("too_many", _("Use at most %(n)d filters.") % {"n": MAX_TERMS})
-    return Query(tuple(terms), tuple(words), sort, explicit_sort)
+    return Query(tuple(terms), tuple(words), sort)
 
 
 _OP_WORDS: dict[str, Callable[[], str]] = {

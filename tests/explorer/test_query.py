@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
-from explorer.query import QueryError, Term, describe, describe_sort, parse
+from explorer.query import Query, QueryError, Term, describe, describe_sort, parse
 
 
 @pytest.mark.parametrize(
@@ -37,7 +37,7 @@ def test_free_words_and_sort():
     query = parse("fox 12 sort:-rank")
     assert query.words == ("fox", "12")
     assert query.sort == "-rank"
-    assert parse("").is_empty and parse("").sort == "-rarity"
+    assert parse("") == Query((), (), "-rarity")
 
 
 @pytest.mark.parametrize(
