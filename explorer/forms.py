@@ -268,14 +268,13 @@ class WhatIfForm(forms.Form):
         return [message for name in self.fields for message in self.errors.get(name, [])]
 
     def shown(self, name: str, default: object) -> str:
-        """What the field shows: the value the address asks for, what was typed when a
-        number is refused, else the card's own value (``default``)."""
+        """What the field shows: the value the address asks for, else the card's own value
+        (``default``) — also in place of a refused one, which a select cannot offer and a
+        number box cannot display, so sending the form again never sends a change nobody
+        chose."""
         as_is = "" if default is None else str(default)
-        if name not in self.data:
+        if name not in self.data or name in self.errors:
             return as_is
-        if name in self.errors:
-            # A select cannot show a name it does not offer; a number box shows the typing.
-            return str(self.data.get(name, "")) if name in ("rank", "burned") else as_is
         value = self.cleaned_data.get(name)
         if name == "rank":  # empty is an answer: no rank
             return "" if value is None else str(value)
