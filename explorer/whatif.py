@@ -1,7 +1,8 @@
 """What-if: change a card's equipment, rank or stickers and derive it again — nothing saved.
 
 A what-if is a handful of GET parameters, so every what-if has a permalink:
-``?paw=Qx+Mitten&rank=4&burned=3`` (attribute names are unique within a slot).
+``?paw=Qx+Mitten&rank=4&burned=3`` (attribute names are unique within a slot);
+``explorer.forms.WhatIfForm`` reads them into a `WhatIf`.
 Equipping an attribute the card does not own adds it to the wardrobe for the what-if,
 since wearing something means owning it; the attribute it replaces stays owned.
 
