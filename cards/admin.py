@@ -17,11 +17,13 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from core.labels import enum_label, template_label
+from core.labels import label, label_of, rule_label, template_label
 from engine.data import TIER_BANDS
 from engine.rarity import format_score, tier_of
+from engine.types import Slot
 
-from .models import EQUIPPED_FIELDS, Attribute, Card, Combo, Slot
+from .forms import parse_token
+from .models import EQUIPPED_FIELDS, Attribute, Card, Combo
 from .specs import DERIVED_FIELDS, derive_card
 
 # The engine-derived columns staff may read but never edit (the rank is rarity's sort key).
@@ -66,7 +68,7 @@ def _band_label(band: Any) -> str:
         if other is band:
             break
         low = (other.max_supply or 0) + 1
-    name = enum_label("tier", band.tier.value)
+    name = label(band.tier)
     if band.max_supply is None:
         return _("%(tier)s tier (%(low)d or more)") % {"tier": name, "low": low}
     return _("%(tier)s tier (%(low)d–%(high)d)") % {
@@ -91,7 +93,7 @@ class AttributeAdmin(admin.ModelAdmin):
     def tier(self, obj: Attribute) -> str:
         if obj is None or obj.supply is None:
             return ""
-        return enum_label("tier", tier_of(obj.supply).value)
+        return label(tier_of(obj.supply))
 
     @admin.display(description=_("owned by (cards)"))
     def owners_count(self, obj: Attribute) -> int:
@@ -180,9 +182,10 @@ class CardAdmin(admin.ModelAdmin):
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str):
         # "=token" on a word that is not a number would make a bad lookup: search names only.
-        term = search_term.strip().lstrip("#")
-        if term.isdigit():
-            return queryset.filter(Q(token=int(term)) | Q(name__icontains=term)), False
+        token = parse_token(search_term)
+        if token is not None:
+            term = search_term.strip().lstrip("#")
+            return queryset.filter(Q(token=token) | Q(name__icontains=term)), False
         return queryset.filter(name__icontains=search_term.strip()), False
 
     @admin.display(description=_("computed now by the rules engine"))
@@ -194,18 +197,15 @@ class CardAdmin(admin.ModelAdmin):
             "admin/cards/card/breakdown_summary.html",
             {
                 "b": b,
-                "rarity": enum_label("rarity", b.rarity.value),
-                "decided_by": [enum_label("rule", k) for k in b.decided_by],
-                "rules": [
-                    (enum_label("rule", r.key), enum_label("rarity", r.rarity.value))
-                    for r in b.rules
-                ],
-                "role": enum_label("role", b.role.value),
-                "skill": enum_label("skill", b.skill_affinity.value),
-                "active": enum_label("skill", b.active_skill.value) if b.active_skill else None,
+                "rarity": label(b.rarity),
+                "decided_by": [rule_label(k) for k in b.decided_by],
+                "rules": [(rule_label(r.key), label(r.rarity)) for r in b.rules],
+                "role": label(b.role),
+                "skill": label(b.skill_affinity),
+                "active": label(b.active_skill) if b.active_skill else None,
                 "template": template_label(b.template),
                 "score": format_score(b.wardrobe_score) if b.wardrobe_score is not None else None,
-                "next": enum_label("rarity", b.next_tier.target.value) if b.next_tier else None,
+                "next": label(b.next_tier.target) if b.next_tier else None,
                 "stale": obj.rarity != b.rarity.value,
             },
         )
@@ -238,7 +238,7 @@ class ComboAdminForm(forms.ModelForm):
         if doubled:
             raise forms.ValidationError(
                 _("A combo has at most one attribute per slot; this one has two in: %(slots)s.")
-                % {"slots": ", ".join(str(Slot(s).label) for s in doubled)}
+                % {"slots": ", ".join(label_of(Slot, s) for s in doubled)}
             )
         return attributes
 

@@ -26,66 +26,40 @@ lists can filter and sort 100,000 cards on indexes. Card pages derive live.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Sequence
 
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
-from engine.types import Rarity as EngineRarity
+from core.labels import choices
+from engine.types import AttributeKind, Rarity, Skill, Slot
+from engine.types import Role as EngineRole
 
 # ---------------------------------------------------------------------------
-# Choices: the values are the engine's enum values (tests check they match).
-
-
-class Slot(models.TextChoices):
-    HEAD = "head", pgettext_lazy("slot", "Head")
-    BODY = "body", pgettext_lazy("slot", "Body")
-    PAW = "paw", pgettext_lazy("slot", "Paw")
-    BACKGROUND = "background", pgettext_lazy("slot", "Background")
-
+# Choices: the engine's enums, named by the one vocabulary (core.labels).
 
 # An attribute's id modulo SLOT_MODULUS is its slot's index (see the module docstring).
 SLOT_MODULUS = 4
 SLOT_INDEX: dict[str, int] = {slot.value: i for i, slot in enumerate(Slot)}
 EQUIPPED_FIELDS: tuple[str, ...] = tuple(slot.value for slot in Slot)
 
-
-class AttributeKind(models.TextChoices):
-    NORMAL = "normal", pgettext_lazy("attribute kind", "Normal")
-    GOD = "god", pgettext_lazy("attribute kind", "God")
-    PREMIUM = "premium", pgettext_lazy("attribute kind", "Premium skin")
-
-
-class Rarity(models.TextChoices):
-    FREE = "free", pgettext_lazy("rarity", "Free")
-    COMMON = "common", pgettext_lazy("rarity", "Common")
-    RARE = "rare", pgettext_lazy("rarity", "Rare")
-    EPIC = "epic", pgettext_lazy("rarity", "Epic")
-    LEGENDARY = "legendary", pgettext_lazy("rarity", "Legendary")
-
-
 # Sortable rank of each rarity (free 0 … legendary 4), from the engine's order.
-RARITY_RANK: dict[str, int] = {r.value: r.rank for r in EngineRarity}
+RARITY_RANK: dict[str, int] = {r.value: r.rank for r in Rarity}
+
+# A combo gives a rarity of the main catalogue: never Free, the starter tier.
+COMBO_RARITIES: tuple[Rarity, ...] = tuple(r for r in Rarity if r is not Rarity.FREE)
+
+# play/selectors.py (another branch) iterates ``Role.values``: kept, generated from the
+# engine's enum and its labels, until it reads engine.types.Role itself.
+Role = models.TextChoices(
+    "Role", [(m.name, choice) for m, choice in zip(EngineRole, choices(EngineRole), strict=True)]
+)
 
 
-class Role(models.TextChoices):
-    TANK = "tank", pgettext_lazy("role", "Tank")
-    STRIKER = "striker", pgettext_lazy("role", "Striker")
-    SUPPORT = "support", pgettext_lazy("role", "Support")
-    CONTROL = "control", pgettext_lazy("role", "Control")
-
-
-class Skill(models.TextChoices):
-    PIERCE = "pierce", pgettext_lazy("skill", "Pierce")
-    SPEED = "speed", pgettext_lazy("skill", "Speed")
-    STEAL = "steal", pgettext_lazy("skill", "Steal")
-    ARCANE = "arcane", pgettext_lazy("skill", "Arcane")
-
-
-def _values(choices: type[models.TextChoices]) -> list[str]:
-    return [str(v) for v in choices.values]
+def _values(enum_cls: type[enum.Enum]) -> list[str]:
+    return [member.value for member in enum_cls]
 
 
 def _slot_residue(column: str, slot: str) -> Q:
@@ -134,13 +108,16 @@ class Attribute(models.Model):
     """A wearable item of one slot, with its print count (supply) and kind."""
 
     id = models.BigIntegerField(primary_key=True, editable=False)
-    slot = models.CharField(_("slot"), max_length=10, choices=Slot.choices)
+    slot = models.CharField(_("slot"), max_length=10, choices=choices(Slot))
     name = models.CharField(_("name"), max_length=100)
     supply = models.PositiveIntegerField(
         _("supply"), help_text=_("How many copies exist (print count), at least 1.")
     )
     kind = models.CharField(
-        _("kind"), max_length=10, choices=AttributeKind.choices, default=AttributeKind.NORMAL
+        _("kind"),
+        max_length=10,
+        choices=choices(AttributeKind),
+        default=AttributeKind.NORMAL.value,
     )
 
     objects = AttributeQuerySet.as_manager()
@@ -163,10 +140,10 @@ class Attribute(models.Model):
             models.CheckConstraint(
                 condition=Q(id__gte=1)
                 & (
-                    (Q(slot=Slot.HEAD) & _slot_residue("id", Slot.HEAD))
-                    | (Q(slot=Slot.BODY) & _slot_residue("id", Slot.BODY))
-                    | (Q(slot=Slot.PAW) & _slot_residue("id", Slot.PAW))
-                    | (Q(slot=Slot.BACKGROUND) & _slot_residue("id", Slot.BACKGROUND))
+                    (Q(slot="head") & _slot_residue("id", "head"))
+                    | (Q(slot="body") & _slot_residue("id", "body"))
+                    | (Q(slot="paw") & _slot_residue("id", "paw"))
+                    | (Q(slot="background") & _slot_residue("id", "background"))
                 ),
                 name="cards_attribute_id_encodes_slot",
             ),
@@ -191,13 +168,13 @@ class Attribute(models.Model):
 # Card
 
 
-def _equipped_fk(slot: Slot, verbose: str) -> models.ForeignKey:
+def _equipped_fk(slot: Slot) -> models.ForeignKey:
     return models.ForeignKey(
         Attribute,
         on_delete=models.PROTECT,
         related_name="+",
         limit_choices_to={"slot": slot.value},
-        verbose_name=verbose,
+        verbose_name=dict(choices(Slot))[slot.value],
     )
 
 
@@ -213,10 +190,10 @@ class Card(models.Model):
     starter = models.BooleanField(
         _("starter"), default=False, help_text=_("Starter cards are the Free tier.")
     )
-    head = _equipped_fk(Slot.HEAD, pgettext_lazy("slot", "Head"))
-    body = _equipped_fk(Slot.BODY, pgettext_lazy("slot", "Body"))
-    paw = _equipped_fk(Slot.PAW, pgettext_lazy("slot", "Paw"))
-    background = _equipped_fk(Slot.BACKGROUND, pgettext_lazy("slot", "Background"))
+    head = _equipped_fk(Slot.HEAD)
+    body = _equipped_fk(Slot.BODY)
+    paw = _equipped_fk(Slot.PAW)
+    background = _equipped_fk(Slot.BACKGROUND)
     wardrobe = models.ManyToManyField(
         Attribute,
         related_name="owners",
@@ -229,27 +206,35 @@ class Card(models.Model):
 
     # Derived by the engine (cards.services.recompute_cards); indexed for listings.
     rarity = models.CharField(
-        _("rarity"), max_length=10, choices=Rarity.choices, default=Rarity.COMMON, editable=False
+        _("rarity"),
+        max_length=10,
+        choices=choices(Rarity),
+        default=Rarity.COMMON.value,
+        editable=False,
     )
     rarity_rank = models.PositiveSmallIntegerField(
         _("rarity rank"),
-        default=RARITY_RANK[Rarity.COMMON],
+        default=RARITY_RANK[Rarity.COMMON.value],
         editable=False,
         help_text=_("Free 0, Common 1, Rare 2, Epic 3, Legendary 4: for sorting."),
     )
     role = models.CharField(
-        _("role"), max_length=10, choices=Role.choices, default=Role.TANK, editable=False
+        _("role"),
+        max_length=10,
+        choices=choices(EngineRole),
+        default=EngineRole.TANK.value,
+        editable=False,
     )
     skill_affinity = models.CharField(
         _("skill affinity"),
         max_length=10,
-        choices=Skill.choices,
-        default=Skill.PIERCE,
+        choices=choices(Skill),
+        default=Skill.PIERCE.value,
         editable=False,
     )
     # NULL = no active skill, as the engine and the JSON API say it (not a second "" spelling).
     active_skill = models.CharField(  # noqa: DJ001
-        _("active skill"), max_length=10, choices=Skill.choices, null=True, editable=False
+        _("active skill"), max_length=10, choices=choices(Skill), null=True, editable=False
     )
     template = models.CharField(_("template"), max_length=40, default="", editable=False)
     energy_cost = models.PositiveSmallIntegerField(_("energy cost"), default=1, editable=False)
@@ -298,7 +283,7 @@ class Card(models.Model):
                 name="cards_card_rarity_rank_matches",
             ),
             models.CheckConstraint(
-                condition=Q(role__in=_values(Role)), name="cards_card_role_valid"
+                condition=Q(role__in=_values(EngineRole)), name="cards_card_role_valid"
             ),
             models.CheckConstraint(
                 condition=Q(skill_affinity__in=_values(Skill)),
@@ -360,8 +345,8 @@ class Combo(models.Model):
     rarity = models.CharField(
         _("rarity"),
         max_length=10,
-        choices=[c for c in Rarity.choices if c[0] != Rarity.FREE],
-        default=Rarity.EPIC,
+        choices=[c for c in choices(Rarity) if c[0] != Rarity.FREE.value],
+        default=Rarity.EPIC.value,
     )
 
     class Meta:
@@ -372,7 +357,7 @@ class Combo(models.Model):
             # name_en comes from modeltranslation (cards/translation.py): the combo's identity.
             models.UniqueConstraint(fields=["name_en"], name="cards_combo_name_en_uniq"),
             models.CheckConstraint(
-                condition=Q(rarity__in=[Rarity.COMMON, Rarity.RARE, Rarity.EPIC, Rarity.LEGENDARY]),
+                condition=Q(rarity__in=[r.value for r in COMBO_RARITIES]),
                 name="cards_combo_rarity_valid",
             ),
         ]

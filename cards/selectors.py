@@ -8,21 +8,21 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Q
 
-from .models import Attribute, Card, Rarity, Role, Skill
+from engine.types import Rarity, Role, Skill
+
+from .models import Card
 
 __all__ = [
     "CollectionStats",
-    "attribute_owner_counts",
-    "card_detail_queryset",
-    "catalogue_cards",
     "collection_stats",
-    "starter_cards",
 ]
 
 # Rarities of the main catalogue (Free, the starter tier, is reported apart).
-CATALOGUE_RARITIES: tuple[str, ...] = tuple(r for r in Rarity.values if r != Rarity.FREE)
+CATALOGUE_RARITIES: tuple[str, ...] = tuple(r.value for r in Rarity if r is not Rarity.FREE)
+ROLES: tuple[str, ...] = tuple(r.value for r in Role)
+SKILLS: tuple[str, ...] = tuple(s.value for s in Skill)
 
 
 class CollectionStats(TypedDict):
@@ -35,24 +35,6 @@ class CollectionStats(TypedDict):
     by_active_skill: dict[str, int]
     without_active_skill: int
     with_active_skill_by_rarity: dict[str, int]
-
-
-def catalogue_cards() -> QuerySet[Card]:
-    """The main catalogue: every card except the starter (Free) cards, in token order."""
-    return Card.objects.filter(starter=False).order_by("token")
-
-
-def starter_cards() -> QuerySet[Card]:
-    """The starter cards (the Free tier), in token order."""
-    return Card.objects.filter(starter=True).order_by("token")
-
-
-def card_detail_queryset() -> QuerySet[Card]:
-    """Cards with their equipped attributes joined and their wardrobe prefetched
-    (ordered by slot value, then name): two queries for any number of cards."""
-    return Card.objects.select_related("head", "body", "paw", "background").prefetch_related(
-        "wardrobe"
-    )
 
 
 def collection_stats() -> CollectionStats:
@@ -75,8 +57,8 @@ def collection_stats() -> CollectionStats:
     ``by_rarity`` and ``with_active_skill_by_rarity`` count the catalogue only (every
     rarity present, zero included, lowest first); ``by_role``, ``by_skill_affinity``, ``by_active_skill`` and
     ``without_active_skill`` count every card, starters included (they play too).
-    Keys are the lowercase enum values in the engine's order; label them with
-    ``cards.models.Rarity(key).label`` and friends.
+    Keys are the lowercase enum values in the engine's order; name them with
+    ``core.labels.label_of(Rarity, key)`` and friends.
     """
     aggregates: dict[str, Any] = {
         "total": Count("id"),
@@ -88,9 +70,9 @@ def collection_stats() -> CollectionStats:
         aggregates[f"skilled_{value}"] = Count(
             "id", filter=Q(starter=False, rarity=value, active_skill__isnull=False)
         )
-    for value in Role.values:
+    for value in ROLES:
         aggregates[f"role_{value}"] = Count("id", filter=Q(role=value))
-    for value in Skill.values:
+    for value in SKILLS:
         aggregates[f"skill_{value}"] = Count("id", filter=Q(skill_affinity=value))
         aggregates[f"active_{value}"] = Count("id", filter=Q(active_skill=value))
     row = Card.objects.aggregate(**aggregates)
@@ -99,15 +81,9 @@ def collection_stats() -> CollectionStats:
         "catalogue": row["total"] - row["free"],
         "free": row["free"],
         "by_rarity": {v: row[f"rarity_{v}"] for v in CATALOGUE_RARITIES},
-        "by_role": {v: row[f"role_{v}"] for v in Role.values},
-        "by_skill_affinity": {v: row[f"skill_{v}"] for v in Skill.values},
-        "by_active_skill": {v: row[f"active_{v}"] for v in Skill.values},
+        "by_role": {v: row[f"role_{v}"] for v in ROLES},
+        "by_skill_affinity": {v: row[f"skill_{v}"] for v in SKILLS},
+        "by_active_skill": {v: row[f"active_{v}"] for v in SKILLS},
         "without_active_skill": row["without_active_skill"],
         "with_active_skill_by_rarity": {v: row[f"skilled_{v}"] for v in CATALOGUE_RARITIES},
     }
-
-
-def attribute_owner_counts(attributes: QuerySet[Attribute] | None = None) -> dict[int, int]:
-    """How many cards own each attribute (equipped or not), by attribute id (one query)."""
-    queryset = Attribute.objects.all() if attributes is None else attributes
-    return dict(queryset.annotate(n=Count("owners")).order_by().values_list("id", "n"))

@@ -42,12 +42,11 @@ from engine.types import (
     Slot,
 )
 
-from .models import EQUIPPED_FIELDS, Attribute, Card, Combo
+from .models import EQUIPPED_FIELDS, Card, Combo
 
 __all__ = [
     "DERIVED_FIELDS",
     "attribute_spec",
-    "attribute_spec_of",
     "card_spec",
     "card_specs",
     "combo_specs",
@@ -98,11 +97,6 @@ def attribute_spec(slot: str, name: str, supply: int, kind: str) -> AttributeSpe
     AttributeSpec(slot=<Slot.PAW: 'paw'>, name='Qx Mitten', supply=12, kind=<AttributeKind.NORMAL: 'normal'>)
     """
     return AttributeSpec(Slot(slot), name, supply, AttributeKind(kind))
-
-
-def attribute_spec_of(attribute: Attribute) -> AttributeSpec:
-    """The engine value of one ``Attribute`` row."""
-    return attribute_spec(attribute.slot, attribute.name, attribute.supply, attribute.kind)
 
 
 def combo_specs() -> tuple[ComboSpec, ...]:

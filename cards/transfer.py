@@ -58,7 +58,6 @@ __all__ = [
     "Problem",
     "export_collection",
     "import_collection",
-    "read_collection",
 ]
 
 _TOP_LEVEL = ("attributes", "cards", "combos")
@@ -300,15 +299,6 @@ class _Reader:
             self.engine_problem(where, error)
             return None
         return _Combo(spec, name_ru or "", where)
-
-
-def read_collection(text: str | bytes) -> ParsedCollection:
-    """Parse and check a collection file on its own (no database). ``ImportFailed`` lists
-    every problem found."""
-    parsed, problems = _read(text)
-    if problems:
-        raise ImportFailed(problems)
-    return parsed
 
 
 def _read(text: str | bytes) -> tuple[ParsedCollection, list[Problem]]:

@@ -36,6 +36,7 @@ from engine.types import (
     BoostKind,
     EffectKind,
     EffectSlot,
+    EffectSource,
     EndReason,
     Rarity,
     Role,
@@ -102,6 +103,10 @@ LABELS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingProxyType
             EffectSlot.DEPLOY: pgettext_lazy("effect slot", "Deploy"),
             EffectSlot.PASSIVE: pgettext_lazy("effect slot", "Passive"),
             EffectSlot.LAST_BREATH: pgettext_lazy("effect slot", "Last Breath"),
+        },
+        EffectSource: {
+            EffectSource.TEMPLATE: pgettext_lazy("effect source", "template"),
+            EffectSource.SIGNATURE: pgettext_lazy("effect source", "signature"),
         },
         EffectKind: {
             EffectKind.DAMAGE_CARD: pgettext_lazy("effect", "Damage enemy card"),
@@ -219,6 +224,7 @@ ENUMS: Mapping[str, type[enum.Enum]] = MappingProxyType(
         "kind": AttributeKind,
         "effect_slot": EffectSlot,
         "effect_kind": EffectKind,
+        "effect_source": EffectSource,
         "boost": BoostKind,
         "end_reason": EndReason,
         "slab_tier": SlabTier,

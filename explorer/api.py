@@ -1,93 +1,86 @@
 """The JSON API: a card's breakdown (the `python -m engine derive` schema) and card search.
 
-Responses carry a strong ETag of their body and a short public Cache-Control, so clients
-and caches can revalidate cheaply. Errors are JSON too: {"error": {"code", "message"}},
+Responses carry an ETag of their body (Django's ``conditional_page``: a request whose
+If-None-Match matches gets a 304) and a short public Cache-Control, so clients and
+caches can revalidate cheaply. Errors are JSON too: {"error": {"code", "message"}},
 with the message in the language of the request's Accept-Language.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import conditional_page, require_safe
 
+from cards.forms import MAX_TOKEN
 from cards.models import Card
 from cards.specs import card_spec
 from engine.derive import derive
 from engine.serialize import breakdown_to_json
 
-from .query import QueryError, parse
+from .forms import ApiSearchForm, first_error, message_of
 from .selectors import search_cards
 
-PAGE_SIZE = 50
-MAX_PAGE_SIZE = 200
-MAX_TOKEN = 2**31 - 1
 CACHE_CONTROL = "public, max-age=60"
 
 
-def _json(request: HttpRequest, data: Any, status: int = 200) -> HttpResponse:
+def _json(data: Any, status: int = 200) -> HttpResponse:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    response: HttpResponse
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    if status == 200 and etag in request.headers.get("If-None-Match", ""):
-        response = HttpResponseNotModified()
-    else:
-        response = HttpResponse(body, status=status, content_type="application/json")
+    response = HttpResponse(body, status=status, content_type="application/json")
     if status == 200:
-        response["ETag"] = etag
         response["Cache-Control"] = CACHE_CONTROL
-    response["Vary"] = "Accept-Language"
     return response
 
 
-def _error(request: HttpRequest, status: int, code: str, message: str) -> HttpResponse:
-    return _json(request, {"error": {"code": code, "message": message}}, status=status)
+def _error(status: int, code: str, message: str) -> HttpResponse:
+    return _json({"error": {"code": code, "message": message}}, status=status)
 
 
-@require_GET
+def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """GET and HEAD only, conditional on the body's ETag, varying on Accept-Language."""
+
+    @require_safe
+    @conditional_page
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        patch_vary_headers(response, ("Accept-Language",))
+        return response
+
+    return wrapper
+
+
+@api_view
 def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
     if token > MAX_TOKEN:
-        return _error(request, 404, "not_found", _("There is no card with that token."))
+        return _error(404, "not_found", _("There is no card with that token."))
     try:
         spec = card_spec(token)
     except Card.DoesNotExist:
-        return _error(
-            request, 404, "not_found", _("There is no card #%(token)s.") % {"token": token}
-        )
-    return _json(request, breakdown_to_json(derive(spec)))
+        return _error(404, "not_found", _("There is no card #%(token)s.") % {"token": token})
+    return _json(breakdown_to_json(derive(spec)))
 
 
-def _int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
-    raw = request.GET.get(name)
-    if raw is None or raw == "":
-        return default
-    if not raw.isdigit() or not low <= int(raw) <= high:
-        raise QueryError(
-            f"bad_{name}",
-            _("“%(name)s” must be a whole number from %(low)s to %(high)s.")
-            % {"name": name, "low": low, "high": high},
-        )
-    return int(raw)
-
-
-@require_GET
+@api_view
 def card_search(request: HttpRequest) -> HttpResponse:
-    text = request.GET.get("q", "")
-    try:
-        query = parse(text)
-        size = _int_param(request, "page_size", PAGE_SIZE, 1, MAX_PAGE_SIZE)
-        number = _int_param(request, "page", 1, 1, 10**6)
-    except QueryError as error:
-        return _error(request, 400, error.code, error.message)
+    form = ApiSearchForm(request.GET)
+    if not form.is_valid():
+        error = first_error(form)
+        assert error is not None
+        return _error(400, error.code or "invalid", message_of(error))
+    text = str(form.data.get("q", ""))
+    size, number = form.size, form.number
     paginator = Paginator(
-        search_cards(query).values(
+        search_cards(form.cleaned_data["q"]).values(
             "token",
             "name",
             "starter",
@@ -106,7 +99,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
         size,
     )
     if number > paginator.num_pages:
-        return _error(request, 404, "no_page", _("There is no page %(page)s.") % {"page": number})
+        return _error(404, "no_page", _("There is no page %(page)s.") % {"page": number})
     page = paginator.page(number)
     base = reverse("api:card-search")
 
@@ -121,7 +114,6 @@ def card_search(request: HttpRequest) -> HttpResponse:
         row["url"] = request.build_absolute_uri(reverse("api:card-breakdown", args=[row["token"]]))
         results.append(row)
     return _json(
-        request,
         {
             "query": text,
             "count": paginator.count,
@@ -138,6 +130,6 @@ def _encode(text: str, page: int, size: int) -> str:
     params: dict[str, Any] = {"page": page}
     if text:
         params = {"q": text, **params}
-    if size != PAGE_SIZE:
+    if size != ApiSearchForm.PAGE_SIZE:
         params["page_size"] = size
     return urlencode(params)

@@ -1,8 +1,15 @@
-"""Trace codes and requirements in words: the one module that puts the engine into sentences.
+"""The engine's codes in words: every trace step and next-tier need, registered once.
 
-The engine returns data (``engine.trace.CODES``); this module turns each step into a
-sentence in the active language, and knows which wiki section explains each rule.
-A test walks every code in ``engine.trace.CODES`` so none is left without a sentence.
+The engine returns data (``engine.trace.CODES``, ``engine.trace.NEEDS``); each code is
+registered here on a ``core.narration.Registry`` with its sentence (in the active
+language), the wiki section that explains it and, for the rarity rules, the rule it
+belongs to. A test proves that every code the engine can emit has a sentence in English
+and in Russian (``TRACE.missing()`` stays empty).
+
+>>> TRACE["rarity.burned_stickers"].section, TRACE.codes_of_rule("supply_count")
+('burned_stickers', ('rarity.supply_count.substitution', 'rarity.supply_count'))
+>>> TRACE.missing(), NEEDS_SAID.missing()
+([], [])
 """
 
 from __future__ import annotations
@@ -14,50 +21,28 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.labels import enum_label, template_label
+from core.labels import label_of, rule_label, template_label
+from core.narration import Registry
 from engine.data import SUPPLY_COUNT_TIERS
-from engine.types import Requirement, TraceStep
+from engine.trace import CODES, NEEDS
+from engine.types import (
+    EffectKind,
+    EffectSlot,
+    Rarity,
+    Requirement,
+    Role,
+    Skill,
+    Slot,
+    Tier,
+    TraceStep,
+)
 from wiki.anchors import rule_url
 
-# Which wiki section (a key of wiki.anchors) explains each trace code.
-_CODE_SECTION: dict[str, str] = {
-    "rarity.starter": "starter",
-    "rarity.supply_count.substitution": "supply_count",
-    "rarity.supply_count": "supply_count",
-    "rarity.wardrobe_score": "wardrobe_score",
-    "rarity.tier_badge": "tier_badge",
-    "rarity.burned_stickers": "burned_stickers",
-    "rarity.god_premium": "god_premium",
-    "rarity.combo": "combo",
-    "rarity.getgems_rank": "getgems_rank",
-    "rarity.decided": "rarity",
-    "role.vote": "role",
-    "role.totals": "role",
-    "role.tie_break": "role_tie_break",
-    "role.hash_fallback": "role_hash",
-    "role.decided": "role",
-    "skill.hits": "skill_keywords",
-    "skill.scores": "skill",
-    "skill.tie_break.scan": "skill_tie_break",
-    "skill.tie_break": "skill_tie_break",
-    "skill.role_default": "skill_role_default",
-    "skill.affinity": "skill",
-    "skill.active": "active_skill",
-    "skill.temporary_roll": "temporary_skill",
-    "template.selected": "template",
-    "stats.base": "stats",
-    "stats.rarity_bonus": "stats",
-    "stats.sticker_power": "stats",
-    "stats.paw_item": "stats",
-    "stats.burn_milestone": "stats",
-    "stats.final": "stats",
-    "effects.template": "effects",
-    "effects.allowance": "fill_order",
-    "effects.slot_taken": "fill_order",
-    "effects.signature": "effects",
-    "energy.cost": "energy",
-    "energy.undercharge": "undercharge",
-}
+TRACE = Registry("trace", CODES)
+"""Every derivation trace code: its sentence, the wiki section explaining it, its rule."""
+
+NEEDS_SAID = Registry("needs", NEEDS)
+"""Every next-tier need (``Requirement.need``): its sentence (value: the target rarity)."""
 
 
 def wiki_url(section: str) -> str:
@@ -65,44 +50,40 @@ def wiki_url(section: str) -> str:
     return rule_url(section)
 
 
-def step_wiki_url(step: TraceStep) -> str:
-    return wiki_url(_CODE_SECTION[step.code])
-
-
 # ---------------------------------------------------------------------------
 # Small word helpers
 
 
-def rarity(value: str | None) -> str:
-    return enum_label("rarity", value)
+def rarity(value: object) -> str:
+    return label_of(Rarity, value)
 
 
-def skill(value: str | None) -> str:
-    return enum_label("skill", value) if value else _("none")
+def skill(value: object) -> str:
+    return label_of(Skill, value)
 
 
-def role(value: str) -> str:
-    return enum_label("role", value)
+def role(value: object) -> str:
+    return label_of(Role, value)
 
 
-def slot(value: str) -> str:
-    return enum_label("slot", value)
+def slot(value: object) -> str:
+    return label_of(Slot, value)
 
 
-def tier(value: str) -> str:
-    return enum_label("tier", value)
+def tier(value: object) -> str:
+    return label_of(Tier, value)
 
 
-def effect_slot(value: str) -> str:
-    return enum_label("effect_slot", value)
+def effect_slot(value: object) -> str:
+    return label_of(EffectSlot, value)
 
 
-def effect_kind(value: str) -> str:
-    return enum_label("effect_kind", value)
+def effect_kind(value: object) -> str:
+    return label_of(EffectKind, value)
 
 
 def rule(key: str) -> str:
-    return enum_label("rule", key)
+    return rule_label(key)
 
 
 def listing(items: Iterable[str]) -> str:
@@ -115,7 +96,7 @@ def listing(items: Iterable[str]) -> str:
     return _("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
 
 
-def slots(values: Iterable[str]) -> str:
+def slots(values: Iterable[object]) -> str:
     return listing(slot(v) for v in values)
 
 
@@ -127,12 +108,14 @@ def number(value: Any) -> str:
 # One function per trace code
 
 
+@TRACE.register("rarity.starter", section="starter", rule="starter")
 def _starter(p: Mapping[str, Any], v: Any) -> str:
     return _("A starter card is always %(rarity)s: the seven rarity rules are skipped.") % {
         "rarity": rarity(v)
     }
 
 
+@TRACE.register("rarity.supply_count.substitution", section="supply_count", rule="supply_count")
 def _substitution(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "%(slot)s: the wardrobe's %(name)s (supply %(supply)s, %(tier)s tier) counts instead of "
@@ -147,6 +130,7 @@ def _substitution(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("rarity.supply_count", section="supply_count", rule="supply_count")
 def _supply_count(p: Mapping[str, Any], v: Any) -> str:
     needed = {t.max_supply: (t.min_slots, t.rarity.value) for t in SUPPLY_COUNT_TIERS}
     parts = []
@@ -164,6 +148,7 @@ def _supply_count(p: Mapping[str, Any], v: Any) -> str:
     return _("Slots: %(parts)s → %(rarity)s.") % {"parts": "; ".join(parts), "rarity": rarity(v)}
 
 
+@TRACE.register("rarity.wardrobe_score", section="wardrobe_score", rule="wardrobe_score")
 def _wardrobe(p: Mapping[str, Any], v: Any) -> str:
     return ngettext(
         "%(count)s owned attribute gives a wardrobe score of %(score)s → %(rarity)s.",
@@ -172,6 +157,7 @@ def _wardrobe(p: Mapping[str, Any], v: Any) -> str:
     ) % {"count": p["attributes"], "score": p["score"], "rarity": rarity(v)}
 
 
+@TRACE.register("rarity.tier_badge", section="tier_badge", rule="tier_badge")
 def _tier_badge(p: Mapping[str, Any], v: Any) -> str:
     if p["slots"]:
         return _("A unique-tier attribute is equipped (%(slots)s) → %(rarity)s.") % {
@@ -181,6 +167,7 @@ def _tier_badge(p: Mapping[str, Any], v: Any) -> str:
     return _("No unique-tier attribute is equipped → %(rarity)s.") % {"rarity": rarity(v)}
 
 
+@TRACE.register("rarity.burned_stickers", section="burned_stickers", rule="burned_stickers")
 def _burned(p: Mapping[str, Any], v: Any) -> str:
     return ngettext(
         "%(count)s burned sticker → %(rarity)s.",
@@ -189,6 +176,7 @@ def _burned(p: Mapping[str, Any], v: Any) -> str:
     ) % {"count": p["burned"], "rarity": rarity(v)}
 
 
+@TRACE.register("rarity.god_premium", section="god_premium", rule="god_premium")
 def _god_premium(p: Mapping[str, Any], v: Any) -> str:
     if p["god"]:
         return _("A god attribute is equipped (%(slots)s) → %(rarity)s.") % {
@@ -203,6 +191,7 @@ def _god_premium(p: Mapping[str, Any], v: Any) -> str:
     return _("No god attribute or premium skin is equipped → %(rarity)s.") % {"rarity": rarity(v)}
 
 
+@TRACE.register("rarity.combo", section="combo", rule="combo")
 def _combo(p: Mapping[str, Any], v: Any) -> str:
     if p["matched"]:
         return _("Every attribute of %(combos)s is equipped → %(rarity)s.") % {
@@ -216,6 +205,7 @@ def _combo(p: Mapping[str, Any], v: Any) -> str:
     ) % {"count": p["known"], "rarity": rarity(v)}
 
 
+@TRACE.register("rarity.getgems_rank", section="getgems_rank", rule="getgems_rank")
 def _getgems(p: Mapping[str, Any], v: Any) -> str:
     if p["rank"] is None:
         return _("No GetGems rank, so no floor → %(rarity)s.") % {"rarity": rarity(v)}
@@ -225,6 +215,7 @@ def _getgems(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("rarity.decided", section="rarity")
 def _decided(p: Mapping[str, Any], v: Any) -> str:
     return _("The highest result wins: %(rarity)s, reached by %(rules)s.") % {
         "rarity": rarity(v),
@@ -232,6 +223,7 @@ def _decided(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("role.vote", section="role")
 def _role_vote(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "%(slot)s %(name)s hits %(skill)s and votes %(weight)s for %(role)s "
@@ -252,10 +244,12 @@ def _totals(values: Mapping[str, Any], label: Callable[[str], str]) -> str:
     return ", ".join(f"{label(k)} {n}" for k, n in values.items())
 
 
+@TRACE.register("role.totals", section="role")
 def _role_totals(p: Mapping[str, Any], v: Any) -> str:
     return _("Role votes: %(totals)s.") % {"totals": _totals(p, role)}
 
 
+@TRACE.register("role.tie_break", section="role_tie_break")
 def _role_tie(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "%(tied)s are tied; scanning paw → head → body → background, the first voter is "
@@ -268,6 +262,7 @@ def _role_tie(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("role.hash_fallback", section="role_hash")
 def _role_hash(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "No attribute hits a keyword, so the role comes from a hash of the equipped "
@@ -275,10 +270,12 @@ def _role_hash(p: Mapping[str, Any], v: Any) -> str:
     ) % {"byte": p["byte"], "index": p["index"], "role": role(v)}
 
 
+@TRACE.register("role.decided", section="role")
 def _role_decided(p: Mapping[str, Any], v: Any) -> str:
     return _("Role: %(role)s.") % {"role": role(v)}
 
 
+@TRACE.register("skill.hits", section="skill_keywords")
 def _skill_hits(p: Mapping[str, Any], v: Any) -> str:
     if v is None:
         return _("%(slot)s %(name)s hits no keyword: no point.") % {
@@ -303,12 +300,14 @@ def _skill_hits(p: Mapping[str, Any], v: Any) -> str:
     return _("%(slot)s %(name)s hits %(fragments)s: %(skill)s gets one point.") % values
 
 
+@TRACE.register("skill.scores", section="skill")
 def _skill_scores(p: Mapping[str, Any], v: Any) -> str:
     if not p:
         return _("No equipped attribute scored a point.")
     return _("Skill points: %(totals)s.") % {"totals": _totals(p, skill)}
 
 
+@TRACE.register("skill.tie_break.scan", section="skill_tie_break")
 def _skill_scan(p: Mapping[str, Any], v: Any) -> str:
     values = {
         "slot": slot(p["slot"]),
@@ -335,6 +334,7 @@ def _skill_scan(p: Mapping[str, Any], v: Any) -> str:
     )
 
 
+@TRACE.register("skill.tie_break", section="skill_tie_break")
 def _skill_tie(p: Mapping[str, Any], v: Any) -> str:
     return _("%(tied)s were tied; %(name)s (%(slot)s) broke the tie → %(skill)s.") % {
         "tied": listing(skill(s) for s in p["tied"]),
@@ -344,6 +344,7 @@ def _skill_tie(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("skill.role_default", section="skill_role_default")
 def _skill_default(p: Mapping[str, Any], v: Any) -> str:
     return _("No attribute scored, so the %(role)s default applies: %(skill)s.") % {
         "role": role(p["role"]),
@@ -351,10 +352,12 @@ def _skill_default(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("skill.affinity", section="skill")
 def _skill_affinity(p: Mapping[str, Any], v: Any) -> str:
     return _("Skill affinity: %(skill)s.") % {"skill": skill(v)}
 
 
+@TRACE.register("skill.active", section="active_skill")
 def _skill_active(p: Mapping[str, Any], v: Any) -> str:
     if v is None:
         return _(
@@ -363,6 +366,7 @@ def _skill_active(p: Mapping[str, Any], v: Any) -> str:
     return _("Legendary, so the affinity is the active skill: %(skill)s.") % {"skill": skill(v)}
 
 
+@TRACE.register("skill.temporary_roll", section="temporary_skill")
 def _temporary_roll(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "Temporary card: roll %(roll)s against the %(rarity)s chance %(chance)s → %(result)s."
@@ -374,6 +378,7 @@ def _temporary_roll(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("template.selected", section="template")
 def _template(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "Template %(template)s: byte %(byte)s of the token's hash, %(byte)s mod %(count)s = "
@@ -388,6 +393,7 @@ def _template(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("stats.base", section="stats")
 def _stats_base(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "Base stats of %(template)s: ATK %(atk)s, HP %(hp)s, DEF %(def)s, ability %(ability)s."
@@ -398,6 +404,7 @@ def _signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
 
 
+@TRACE.register("stats.rarity_bonus", section="stats")
 def _rarity_bonus(p: Mapping[str, Any], v: Any) -> str:
     return _("%(rarity)s bonus: ATK %(atk)s, HP %(hp)s, ability %(ability)s.") % {
         "rarity": rarity(p["rarity"]),
@@ -407,12 +414,14 @@ def _rarity_bonus(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("stats.sticker_power", section="stats")
 def _sticker_power(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "Sticker power: %(burned)s burned, +1 ATK per %(per)s (at most +%(cap)s) → ATK %(atk)s."
     ) % {"burned": p["burned"], "per": p["per_atk"], "cap": p["cap"], "atk": _signed(p["atk"])}
 
 
+@TRACE.register("stats.paw_item", section="stats")
 def _paw_item(p: Mapping[str, Any], v: Any) -> str:
     return _("Paw item %(name)s (%(tier)s tier) → ATK %(atk)s.") % {
         "name": p["name"],
@@ -421,6 +430,7 @@ def _paw_item(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("stats.burn_milestone", section="stats")
 def _burn_milestone(p: Mapping[str, Any], v: Any) -> str:
     if p["milestone"] is None:
         return _("Burn milestones: %(burned)s burned, none reached → HP +0.") % {
@@ -433,10 +443,12 @@ def _burn_milestone(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("stats.final", section="stats")
 def _stats_final(p: Mapping[str, Any], v: Any) -> str:
     return _("Final stats: ATK %(atk)s, HP %(hp)s, DEF %(def)s, ability %(ability)s.") % p
 
 
+@TRACE.register("effects.template", section="effects")
 def _effect_template(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "%(slot)s from the template: %(kind)s %(value)s (base %(base)s + ability bonus %(bonus)s)."
@@ -449,6 +461,7 @@ def _effect_template(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("effects.allowance", section="fill_order")
 def _effect_allowance(p: Mapping[str, Any], v: Any) -> str:
     return ngettext(
         "%(rarity)s allows %(count)s signature effect, filled in the %(role)s order: %(order)s.",
@@ -462,10 +475,12 @@ def _effect_allowance(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("effects.slot_taken", section="fill_order")
 def _effect_taken(p: Mapping[str, Any], v: Any) -> str:
     return _("%(slot)s is already filled, so it is skipped.") % {"slot": effect_slot(p["slot"])}
 
 
+@TRACE.register("effects.signature", section="effects")
 def _effect_signature(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "%(slot)s signature of the %(role)s: %(kind)s %(value)s (base %(base)s + ability bonus "
@@ -480,6 +495,7 @@ def _effect_signature(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("energy.cost", section="energy")
 def _energy_cost(p: Mapping[str, Any], v: Any) -> str:
     return _("A %(rarity)s card costs %(cost)s NRG to deploy.") % {
         "rarity": rarity(p["rarity"]),
@@ -487,6 +503,7 @@ def _energy_cost(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
+@TRACE.register("energy.undercharge", section="undercharge")
 def _undercharge(p: Mapping[str, Any], v: Any) -> str:
     return _(
         "Deployed with %(nrg)s NRG (%(deficit)s short): ATK and DEF −%(cut)s%% → ATK %(atk)s, "
@@ -501,49 +518,14 @@ def _undercharge(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
-SENTENCES: dict[str, Callable[[Mapping[str, Any], Any], str]] = {
-    "rarity.starter": _starter,
-    "rarity.supply_count.substitution": _substitution,
-    "rarity.supply_count": _supply_count,
-    "rarity.wardrobe_score": _wardrobe,
-    "rarity.tier_badge": _tier_badge,
-    "rarity.burned_stickers": _burned,
-    "rarity.god_premium": _god_premium,
-    "rarity.combo": _combo,
-    "rarity.getgems_rank": _getgems,
-    "rarity.decided": _decided,
-    "role.vote": _role_vote,
-    "role.totals": _role_totals,
-    "role.tie_break": _role_tie,
-    "role.hash_fallback": _role_hash,
-    "role.decided": _role_decided,
-    "skill.hits": _skill_hits,
-    "skill.scores": _skill_scores,
-    "skill.tie_break.scan": _skill_scan,
-    "skill.tie_break": _skill_tie,
-    "skill.role_default": _skill_default,
-    "skill.affinity": _skill_affinity,
-    "skill.active": _skill_active,
-    "skill.temporary_roll": _temporary_roll,
-    "template.selected": _template,
-    "stats.base": _stats_base,
-    "stats.rarity_bonus": _rarity_bonus,
-    "stats.sticker_power": _sticker_power,
-    "stats.paw_item": _paw_item,
-    "stats.burn_milestone": _burn_milestone,
-    "stats.final": _stats_final,
-    "effects.template": _effect_template,
-    "effects.allowance": _effect_allowance,
-    "effects.slot_taken": _effect_taken,
-    "effects.signature": _effect_signature,
-    "energy.cost": _energy_cost,
-    "energy.undercharge": _undercharge,
-}
-
-
 def sentence(step: TraceStep) -> str:
     """The step in words, in the active language."""
-    return SENTENCES[step.code](step.params, _plain(step.value))
+    return TRACE.say(step.code, step.params, step.value)
+
+
+def step_section(step: TraceStep) -> str:
+    """The wiki section (a key of ``wiki.anchors``) that explains the step."""
+    return TRACE[step.code].section or "rarity"
 
 
 def _plain(value: Any) -> Any:
@@ -554,63 +536,81 @@ def _plain(value: Any) -> Any:
 # Requirements: what lifts a rule to the next tier
 
 
+@NEEDS_SAID.register("slots_at_most", section="supply_count", rule="supply_count")
+def _need_slots(p: Mapping[str, Any], v: Any) -> str:
+    return ngettext(
+        "One more slot with supply ≤ %(max)s (from %(slots)s) → %(target)s.",
+        "%(count)s more slots with supply ≤ %(max)s (from %(slots)s) → %(target)s.",
+        p["slots_needed"],
+    ) % {
+        "count": p["slots_needed"],
+        "max": p["max_supply"],
+        "slots": slots(p["candidate_slots"]),
+        "target": rarity(v),
+    }
+
+
+@NEEDS_SAID.register("score", section="wardrobe_score", rule="wardrobe_score")
+def _need_score(p: Mapping[str, Any], v: Any) -> str:
+    text = _("Wardrobe score %(have)s of %(threshold)s: %(missing)s more points → %(target)s.") % {
+        "have": p["have"],
+        "threshold": number(p["threshold"]),
+        "missing": p["missing"],
+        "target": rarity(v),
+    }
+    if p.get("one_attribute_max_supply"):
+        text += " " + _("One more attribute with supply ≤ %(max)s is enough.") % {
+            "max": p["one_attribute_max_supply"]
+        }
+    return text
+
+
+@NEEDS_SAID.register("tier_equipped", section="tier_badge", rule="tier_badge")
+def _need_tier(p: Mapping[str, Any], v: Any) -> str:
+    return _("Equip a %(tier)s-tier attribute (supply ≤ %(max)s) in any slot → %(target)s.") % {
+        "tier": tier(p["tier"]),
+        "max": p["max_supply"],
+        "target": rarity(v),
+    }
+
+
+@NEEDS_SAID.register("burned", section="burned_stickers", rule="burned_stickers")
+def _need_burned(p: Mapping[str, Any], v: Any) -> str:
+    return ngettext(
+        "Burn %(missing)s more sticker (%(have)s of %(threshold)s) → %(target)s.",
+        "Burn %(missing)s more stickers (%(have)s of %(threshold)s) → %(target)s.",
+        p["missing"],
+    ) % {**p, "target": rarity(v)}
+
+
+@NEEDS_SAID.register("kind_equipped", section="god_premium", rule="god_premium")
+def _need_kind(p: Mapping[str, Any], v: Any) -> str:
+    if _plain(p["kind"]) == "god":
+        return _("Equip a god attribute → %(target)s.") % {"target": rarity(v)}
+    return _("Equip a premium skin → %(target)s.") % {"target": rarity(v)}
+
+
+@NEEDS_SAID.register("combo", section="combo", rule="combo")
+def _need_combo(p: Mapping[str, Any], v: Any) -> str:
+    missing = listing(f"{name} ({slot(s)})" for s, name in p["missing"])
+    return _("Complete the combo “%(combo)s”: equip %(missing)s → %(target)s.") % {
+        "combo": p["combo"],
+        "missing": missing,
+        "target": rarity(v),
+    }
+
+
+@NEEDS_SAID.register("rank", section="getgems_rank", rule="getgems_rank")
+def _need_rank(p: Mapping[str, Any], v: Any) -> str:
+    return _("A GetGems rank of %(rank)s or better → %(target)s.") % {
+        "rank": p["rank_at_most"],
+        "target": rarity(v),
+    }
+
+
 def requirement_sentence(req: Requirement) -> str:
-    p = req.params
-    target = rarity(req.target.value)
-    if req.need == "slots_at_most":
-        return ngettext(
-            "One more slot with supply ≤ %(max)s (from %(slots)s) → %(target)s.",
-            "%(count)s more slots with supply ≤ %(max)s (from %(slots)s) → %(target)s.",
-            p["slots_needed"],
-        ) % {
-            "count": p["slots_needed"],
-            "max": p["max_supply"],
-            "slots": slots(s.value if hasattr(s, "value") else s for s in p["candidate_slots"]),
-            "target": target,
-        }
-    if req.need == "score":
-        text = _(
-            "Wardrobe score %(have)s of %(threshold)s: %(missing)s more points → %(target)s."
-        ) % {
-            "have": p["have"],
-            "threshold": number(p["threshold"]),
-            "missing": p["missing"],
-            "target": target,
-        }
-        if p.get("one_attribute_max_supply"):
-            text += " " + _("One more attribute with supply ≤ %(max)s is enough.") % {
-                "max": p["one_attribute_max_supply"]
-            }
-        return text
-    if req.need == "tier_equipped":
-        return _("Equip a %(tier)s-tier attribute (supply ≤ %(max)s) in any slot → %(target)s.") % {
-            "tier": tier(_plain(p["tier"])),
-            "max": p["max_supply"],
-            "target": target,
-        }
-    if req.need == "burned":
-        return ngettext(
-            "Burn %(missing)s more sticker (%(have)s of %(threshold)s) → %(target)s.",
-            "Burn %(missing)s more stickers (%(have)s of %(threshold)s) → %(target)s.",
-            p["missing"],
-        ) % {**p, "target": target}
-    if req.need == "kind_equipped":
-        if _plain(p["kind"]) == "god":
-            return _("Equip a god attribute → %(target)s.") % {"target": target}
-        return _("Equip a premium skin → %(target)s.") % {"target": target}
-    if req.need == "combo":
-        missing = listing(f"{name} ({slot(_plain(s))})" for s, name in p["missing"])
-        return _("Complete the combo “%(combo)s”: equip %(missing)s → %(target)s.") % {
-            "combo": p["combo"],
-            "missing": missing,
-            "target": target,
-        }
-    if req.need == "rank":
-        return _("A GetGems rank of %(rank)s or better → %(target)s.") % {
-            "rank": p["rank_at_most"],
-            "target": target,
-        }
-    raise KeyError(req.need)
+    """What lifts a rule to the next tier, in the active language."""
+    return NEEDS_SAID.say(req.need, req.params, req.target)
 
 
 # ---------------------------------------------------------------------------
@@ -663,10 +663,11 @@ def one_line_answer(breakdown: Any) -> str:
 
 
 __all__ = [
-    "SENTENCES",
+    "NEEDS_SAID",
+    "TRACE",
     "one_line_answer",
     "requirement_sentence",
     "sentence",
-    "step_wiki_url",
+    "step_section",
     "wiki_url",
 ]

@@ -24,12 +24,13 @@ import difflib
 import re
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
+from core.labels import LABELS, enum_label
 from engine.types import AttributeKind, Rarity, Role, Skill, Slot
 
 OPS = ("<=", ">=", "!=", "<", ">", ":", "=")
@@ -115,10 +116,11 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec("score", "decimal", gettext_lazy("wardrobe score"), ("wardrobe",), ops=_NUMBER_OPS),
     FieldSpec("token", "int", gettext_lazy("token"), ("#", "id"), ops=_NUMBER_OPS),
     FieldSpec("name", "text", gettext_lazy("name"), ()),
-    FieldSpec("head", "text", pgettext_lazy("slot", "head"), ()),
-    FieldSpec("body", "text", pgettext_lazy("slot", "body"), ()),
-    FieldSpec("paw", "text", pgettext_lazy("slot", "paw"), ()),
-    FieldSpec("background", "text", pgettext_lazy("slot", "background"), ("bg",)),
+    # The slots are named as everywhere on the site (core.labels).
+    FieldSpec("head", "text", LABELS[Slot][Slot.HEAD], ()),
+    FieldSpec("body", "text", LABELS[Slot][Slot.BODY], ()),
+    FieldSpec("paw", "text", LABELS[Slot][Slot.PAW], ()),
+    FieldSpec("background", "text", LABELS[Slot][Slot.BACKGROUND], ("bg",)),
     FieldSpec("attr", "text", gettext_lazy("any equipped attribute"), ("attribute",)),
     FieldSpec(
         "kind",
@@ -172,11 +174,6 @@ class Query:
     terms: tuple[Term, ...] = ()
     words: tuple[str, ...] = ()
     sort: str = DEFAULT_SORT
-    explicit_sort: bool = field(default=False)
-
-    @property
-    def is_empty(self) -> bool:
-        return not self.terms and not self.words
 
     @property
     def wants_free_cards(self) -> bool:
@@ -189,6 +186,41 @@ class Query:
             if term.field == "token" and term.op == "=":
                 return True
         return False
+
+
+_ASCII_INT = re.compile(r"[0-9]{1,9}")
+_WORD_TOKEN = re.compile(r"#*([0-9]{1,9})")
+
+
+def ascii_int(text: str) -> int | None:
+    """A whole number of the query language: one to nine ASCII digits, else None.
+
+    ``str.isdigit`` and ``int`` accept other scripts' digits ("٣", "１") and ``isdigit``
+    even superscripts, which ``int`` then refuses ("²"): the language reads 0–9 only.
+
+    >>> ascii_int("80"), ascii_int("٣"), ascii_int("²"), ascii_int("1234567890")
+    (80, None, None, None)
+    """
+    return int(text) if _ASCII_INT.fullmatch(text) else None
+
+
+def word_token(word: str) -> int | None:
+    """The token a free word may also mean ("17", "#17"), else None.
+
+    >>> word_token("#17"), word_token("fox"), word_token("²")
+    (17, None, None)
+    """
+    match = _WORD_TOKEN.fullmatch(word)
+    return int(match.group(1)) if match else None
+
+
+def _bad_number(raw: str, term: str) -> QueryError:
+    return QueryError(
+        "bad_number",
+        _("“%(value)s” is not a whole number of up to nine digits 0–9 (in “%(term)s”).")
+        % {"value": raw, "term": term},
+        term,
+    )
 
 
 def _suggest(word: str, choices: list[str]) -> str | None:
@@ -238,23 +270,21 @@ def _parse_value(spec: FieldSpec, op: str, raw: str, term: str) -> object:
             raise QueryError("bad_choice", message, term)
         return value
     if spec.kind == "int":
-        if not re.fullmatch(r"\d{1,9}", value):
-            raise QueryError(
-                "bad_number",
-                _("“%(value)s” is not a whole number (in “%(term)s”).")
-                % {"value": raw, "term": term},
-                term,
-            )
-        return int(value)
+        number = ascii_int(value)
+        if number is None:
+            raise _bad_number(raw, term)
+        return number
     if spec.kind == "decimal":
         try:
-            number = Decimal(value)
+            # Decimal() would read other scripts' digits too: the language is ASCII only.
+            number = Decimal(value) if value.isascii() else None
         except InvalidOperation:
             number = None
         if number is None or not number.is_finite() or number < 0 or number > 10**9:
             raise QueryError(
                 "bad_number",
-                _("“%(value)s” is not a number (in “%(term)s”).") % {"value": raw, "term": term},
+                _("“%(value)s” is not a number written with the digits 0–9 (in “%(term)s”).")
+                % {"value": raw, "term": term},
                 term,
             )
         return number
@@ -287,12 +317,15 @@ def parse(text: str) -> Query:
     terms: list[Term] = []
     words: list[str] = []
     sort = DEFAULT_SORT
-    explicit_sort = False
     for token in _split(text):
         match = _TERM.match(token)
         if match is None:
-            if token.startswith("#") and token[1:].isdigit():
-                terms.append(Term("token", "=", int(token[1:])))
+            if token.startswith("#") and token[1:].isnumeric():
+                # "#17" is a token; "#²" or "#٣" only looks like one.
+                number = ascii_int(token[1:])
+                if number is None:
+                    raise _bad_number(token[1:], token)
+                terms.append(Term("token", "=", number))
             else:
                 words.append(token)
             continue
@@ -313,7 +346,7 @@ def parse(text: str) -> Query:
                         "hint": hint,
                     }
                 raise QueryError("bad_sort", message, token)
-            sort, explicit_sort = key, True
+            sort = key
             continue
         spec = FIELD_BY_NAME.get(name)
         if spec is None:
@@ -340,7 +373,7 @@ def parse(text: str) -> Query:
         terms.append(Term(spec.key, op, value))
         if len(terms) > MAX_TERMS:
             raise QueryError("too_many", _("Use at most %(n)d filters.") % {"n": MAX_TERMS})
-    return Query(tuple(terms), tuple(words), sort, explicit_sort)
+    return Query(tuple(terms), tuple(words), sort)
 
 
 _OP_WORDS: dict[str, Callable[[], str]] = {
@@ -369,8 +402,6 @@ def _capitalise(text: str) -> str:
 
 def value_label(spec: FieldSpec, value: object) -> str:
     """A value as a visitor reads it (enum values use the site's translated labels)."""
-    from core.labels import enum_label
-
     if value is None:
         return _("none")
     if spec.kind == "enum":

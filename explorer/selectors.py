@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.db.models import Count, F, Q, QuerySet
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString, mark_safe
 
 from cards.models import RARITY_RANK, Attribute, Card
 from cards.specs import attribute_spec
-from core import versions
-from engine.types import Slot
 
-from .query import SLOT_FIELDS, Query, Term
+from .query import SLOT_FIELDS, Query, Term, word_token
 from .whatif import Catalogue
 
 _LOOKUP = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
@@ -96,8 +91,9 @@ def search_cards(query: Query) -> QuerySet[Card]:
         cards = cards.filter(term_condition(term))
     for word in query.words:
         condition = Q(name__icontains=word)
-        if word.lstrip("#").isdigit() and len(word) < 10:
-            condition |= Q(token=int(word.lstrip("#")))
+        token = word_token(word)
+        if token is not None:
+            condition |= Q(token=token)
         cards = cards.filter(condition)
     descending = query.sort.startswith("-")
     column = _SORT_COLUMNS[query.sort.lstrip("-")]
@@ -128,29 +124,6 @@ def attribute_catalogue() -> Catalogue:
     """Every attribute of the collection as engine values, by slot (one query)."""
     rows = Attribute.objects.order_by().values_list("slot", "name", "supply", "kind")
     return Catalogue(attribute_spec(*row) for row in rows.iterator(chunk_size=5000))
-
-
-def slot_choices(catalogue: Catalogue, slot: Slot) -> list[tuple[str, int]]:
-    """(name, supply) of a slot's attributes, alphabetical, for what-if pickers."""
-    return sorted((a.name, a.supply) for a in catalogue.by_slot[slot].values())
-
-
-def catalogue_options(catalogue: Catalogue, slot: Slot) -> SafeString:
-    """A slot's whole catalogue as <option>s, built once per collection version.
-
-    Every card page offers the same few hundred options per slot; rendering them through
-    the template loop was most of a card page's first-view cost.
-    """
-    key = f"explorer:options:{slot.value}:{versions.current('cards')}"
-    html = cache.get(key)
-    if html is None:
-        html = format_html_join(
-            "",
-            '<option value="{}">{} ({})</option>',
-            ((name, name, supply) for name, supply in slot_choices(catalogue, slot)),
-        )
-        cache.set(key, html, 3600)
-    return mark_safe(html)
 
 
 # Supply buckets for the statistics page: (upper bound inclusive or None, label).

@@ -1,7 +1,8 @@
 """What-if: change a card's equipment, rank or stickers and derive it again — nothing saved.
 
 A what-if is a handful of GET parameters, so every what-if has a permalink:
-``?paw=Qx+Mitten&rank=4&burned=3`` (attribute names are unique within a slot).
+``?paw=Qx+Mitten&rank=4&burned=3`` (attribute names are unique within a slot);
+``explorer.forms.WhatIfForm`` reads them into a `WhatIf`.
 Equipping an attribute the card does not own adds it to the wardrobe for the what-if,
 since wearing something means owning it; the attribute it replaces stays owned.
 
@@ -14,9 +15,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
-
-from django.utils.translation import gettext as _
 
 from engine.derive import derive
 from engine.types import AttributeSpec, Breakdown, CardSpec, Rarity, Requirement, Slot
@@ -27,16 +27,8 @@ MAX_RANK = 1_000_000
 MAX_BURNED = 999
 
 
-class WhatIfError(ValueError):
-    """A what-if parameter that cannot be used; ``message`` is in the visitor's language."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
-
-_UNSET = object()
+UNSET: Any = object()
+"""A what-if's ``rank``/``burned`` when it leaves them as they are."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,21 +36,21 @@ class WhatIf:
     """The changes asked for. ``rank``/``burned`` are ``None``-able; unset means "as is"."""
 
     equip: Mapping[str, str] = dataclasses.field(default_factory=dict)  # slot → name
-    rank: object = _UNSET  # int, None (no rank) or _UNSET
-    burned: object = _UNSET  # int or _UNSET
+    rank: object = UNSET  # int, None (no rank) or UNSET
+    burned: object = UNSET  # int or UNSET
 
     @property
     def is_empty(self) -> bool:
-        return not self.equip and self.rank is _UNSET and self.burned is _UNSET
+        return not self.equip and self.rank is UNSET and self.burned is UNSET
 
     def query(self) -> str:
         """The permalink query string (without "?")."""
         pairs: list[tuple[str, str]] = [
             (s.value, self.equip[s.value]) for s in SLOTS if s.value in self.equip
         ]
-        if self.rank is not _UNSET:
+        if self.rank is not UNSET:
             pairs.append(("rank", "" if self.rank is None else str(self.rank)))
-        if self.burned is not _UNSET:
+        if self.burned is not UNSET:
             pairs.append(("burned", str(self.burned)))
         return urlencode(pairs)
 
@@ -75,59 +67,18 @@ class Catalogue:
             s: sorted(names.values(), key=lambda a: (a.supply, a.name))
             for s, names in self.by_slot.items()
         }
+        self._choices: dict[Slot, tuple[tuple[str, int], ...]] = {}
 
     def get(self, slot: Slot, name: str) -> AttributeSpec | None:
         return self.by_slot[slot].get(name)
 
-
-def parse(params: Mapping[str, str], card: CardSpec, catalogue: Catalogue) -> WhatIf:
-    """Read what-if parameters; unknown names and bad numbers raise `WhatIfError`."""
-    equip: dict[str, str] = {}
-    for slot in SLOTS:
-        name = (params.get(slot.value) or "").strip()
-        if not name or name == card.attribute(slot).name:
-            continue
-        owned = {a.name for a in card.owned if a.slot is slot}
-        if name not in owned and catalogue.get(slot, name) is None:
-            raise WhatIfError(
-                slot.value,
-                _("There is no %(slot)s attribute called “%(name)s”.")
-                % {"slot": _slot_label(slot), "name": name[:100]},
+    def choices(self, slot: Slot) -> tuple[tuple[str, int], ...]:
+        """(name, supply) of a slot's attributes, alphabetical: the what-if's options."""
+        if slot not in self._choices:
+            self._choices[slot] = tuple(
+                sorted((a.name, a.supply) for a in self.by_slot[slot].values())
             )
-        equip[slot.value] = name
-    rank: object = _UNSET
-    if "rank" in params:
-        raw = params["rank"].strip().lstrip("#")
-        if raw == "" or raw.lower() == "none":
-            rank = None
-        elif raw.isdigit() and 1 <= int(raw) <= MAX_RANK:
-            rank = int(raw)
-        else:
-            raise WhatIfError(
-                "rank",
-                _("A GetGems rank is a whole number from 1 to %(max)s, or empty for no rank.")
-                % {"max": MAX_RANK},
-            )
-        if rank == card.getgems_rank:
-            rank = _UNSET
-    burned: object = _UNSET
-    if "burned" in params:
-        raw = params["burned"].strip()
-        if not (raw.isdigit() and int(raw) <= MAX_BURNED):
-            raise WhatIfError(
-                "burned",
-                _("Burned stickers is a whole number from 0 to %(max)s.") % {"max": MAX_BURNED},
-            )
-        burned = int(raw)
-        if burned == card.burned_stickers:
-            burned = _UNSET
-    return WhatIf(equip, rank, burned)
-
-
-def _slot_label(slot: Slot) -> str:
-    from core.labels import enum_label
-
-    return enum_label("slot", slot.value)
+        return self._choices[slot]
 
 
 def apply(card: CardSpec, whatif: WhatIf, catalogue: Catalogue) -> CardSpec:
@@ -141,15 +92,15 @@ def apply(card: CardSpec, whatif: WhatIf, catalogue: Catalogue) -> CardSpec:
         if name is None:
             continue
         attribute = owned.get((slot, name)) or catalogue.get(slot, name)
-        assert attribute is not None  # parse() checked it
+        assert attribute is not None  # the what-if form checked it
         equipped[index] = attribute
     wardrobe = [a for a in card.owned if a not in equipped]
     return dataclasses.replace(
         card,
         equipped=tuple(equipped),
         wardrobe=tuple(wardrobe),
-        getgems_rank=card.getgems_rank if whatif.rank is _UNSET else whatif.rank,
-        burned_stickers=card.burned_stickers if whatif.burned is _UNSET else whatif.burned,
+        getgems_rank=card.getgems_rank if whatif.rank is UNSET else whatif.rank,
+        burned_stickers=card.burned_stickers if whatif.burned is UNSET else whatif.burned,
     )
 
 

@@ -1,14 +1,15 @@
-"""What a collector does in a real browser: search, open a card, ask what-if, switch
-language, and go back after htmx navigation."""
+"""What a collector does in a real browser: search, open a card, ask what-if (with and
+without JavaScript), switch language, and go back after htmx navigation."""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from django.core.management import call_command
 
-from cards.models import Card
+from cards.models import Attribute, Card
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,3 +84,94 @@ def test_back_button_after_htmx_navigation(page, collection):
     page.wait_for_url(re.compile(r".*q=sort%3Atoken$"))
     page.locator(".card-tile-link").first.wait_for()
     assert page.locator(".card-tile-link").first.inner_text() == first_page
+
+
+def _whatif_card():
+    """A Common card and a god paw attribute it does not own (equipping it: Legendary)."""
+    card = Card.objects.filter(rarity="common", starter=False).order_by("token").first()
+    god = Attribute.objects.filter(kind="god").exclude(owners=card).order_by("slot", "name")
+    return card, god.first()
+
+
+def _shown(page) -> dict[str, str]:
+    """What the card page shows of the card: picture, Equipped panel, breakdown."""
+    return {
+        "picture": page.locator("svg.card-art").inner_html(),
+        "equipped": page.locator(".equipped").inner_text(),
+        "answer": page.locator(".answer-line").inner_text(),
+        "rules": page.locator("table.rules").inner_text(),
+    }
+
+
+def test_a_whatif_permalink_fills_the_form_and_recompute_keeps_its_choices(page, collection):
+    card, god = _whatif_card()
+    permalink = (
+        f"{page.base_url}/en/cards/{card.token}/?{urlencode({god.slot: god.name, 'rank': '900'})}"
+    )
+    page.goto(permalink)
+    # The form shows what the address says: the permalink's attribute, and its rank.
+    assert page.locator("details.whatif").get_attribute("open") is not None
+    assert page.locator(f"#wi-{god.slot}").input_value() == god.name
+    assert page.get_by_label("GetGems rank").input_value() == "900"
+    assert god.name in page.locator(".equipped").inner_text()
+    before = _shown(page)
+    # Change only the rank: the attribute choice survives the Recompute.
+    page.get_by_label("GetGems rank").fill("4")
+    page.get_by_role("button", name="Recompute").click()
+    page.wait_for_url(re.compile(r".*rank=4.*"))
+    page.locator(".whatif-banner").wait_for()
+    assert page.locator(f"#wi-{god.slot}").input_value() == god.name
+    assert page.get_by_label("GetGems rank").input_value() == "4"
+    after = _shown(page)
+    assert f"{god.slot}=" in page.url
+    assert god.name in after["equipped"] and "#4" in page.locator(".card-facts-small").inner_text()
+    assert after["rules"] != before["rules"]  # the rank floor now reads #4
+    # Picture, Equipped panel and breakdown are all those of the new what-if: the same as
+    # a fresh load of its permalink.
+    page.goto(page.url)
+    assert _shown(page) == after
+
+
+def test_try_it_updates_the_form_too(page, collection):
+    card = Card.objects.filter(rarity="common", starter=False).order_by("token").first()
+    page.goto(f"{page.base_url}/en/cards/{card.token}/")
+    page.locator("#next-title ~ ul .button").first.click()
+    page.locator(".whatif-banner").wait_for()
+    query = page.url.split("?", 1)[1]
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        field = page.get_by_label("GetGems rank") if name == "rank" else page.locator(f"#wi-{name}")
+        assert field.input_value() == value, (name, value)
+
+
+def test_whatif_without_javascript(browser, live_server, collection):
+    card, god = _whatif_card()
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    try:
+        tab.goto(f"{live_server.url}/en/cards/{card.token}/?{god.slot}={god.name}&rank=900")
+        assert tab.locator(f"#wi-{god.slot}").input_value() == god.name
+        tab.get_by_label("GetGems rank").fill("4")
+        tab.get_by_role("button", name="Recompute").click()
+        tab.wait_for_url(re.compile(r".*rank=4.*"))
+        assert tab.locator(f"#wi-{god.slot}").input_value() == god.name
+        assert god.name in tab.locator(".equipped").inner_text()
+        # A refused value is a 400 page with the reason, the other choices kept.
+        tab.goto(f"{live_server.url}/en/cards/{card.token}/?{god.slot}={god.name}&burned=%C2%B2")
+        assert "Burned stickers is a whole number" in tab.get_by_role("alert").inner_text()
+        assert tab.locator(f"#wi-{god.slot}").input_value() == god.name
+    finally:
+        context.close()
+
+
+def test_a_whatif_error_under_htmx_stays_in_its_place(page, collection):
+    card = Card.objects.filter(starter=False).order_by("token").first()
+    page.goto(f"{page.base_url}/en/cards/{card.token}/")
+    page.get_by_text("What if…?").click()
+    rank = page.get_by_label("GetGems rank")
+    # The browser's own check would refuse 0 before sending; send it as the page would.
+    rank.evaluate("input => { input.min = ''; input.value = '0'; }")
+    page.get_by_role("button", name="Recompute").click()
+    page.get_by_role("alert").wait_for()
+    assert "A GetGems rank is a whole number" in page.get_by_role("alert").inner_text()
+    assert page.locator("header.site-header").count() == 1  # no page inside the page
+    assert page.locator("h1").count() == 1

@@ -62,6 +62,16 @@ def test_card_list_filters_and_searches(admin_client, cards, query):
 def test_card_list_searches_tokens(admin_client, cards):
     response = admin_client.get(reverse("admin:cards_card_changelist") + "?q=3")
     assert list(response.context["cl"].result_list) == [cards[2]]
+    response = admin_client.get(reverse("admin:cards_card_changelist") + "?q=%233")
+    assert list(response.context["cl"].result_list) == [cards[2]]
+
+
+@pytest.mark.parametrize("term", ["²", "①", "99999999999999999999999"])
+def test_card_search_with_digits_int_refuses_is_a_name_search(admin_client, cards, term):
+    # "²".isdigit() is True and int("²") raised: the search answered 500.
+    response = admin_client.get(reverse("admin:cards_card_changelist"), {"q": term})
+    assert response.status_code == 200
+    assert list(response.context["cl"].result_list) == []
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["cards.specs", "cards.generator"])
+@pytest.mark.parametrize("name", ["cards.forms", "cards.specs", "cards.generator"])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted and not result.failed

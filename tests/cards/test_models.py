@@ -4,17 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.db import IntegrityError, connection, transaction
+from django.utils import translation
+from django.utils.text import capfirst
 
-from cards.models import (
-    RARITY_RANK,
-    Attribute,
-    AttributeKind,
-    Combo,
-    Rarity,
-    Role,
-    Skill,
-    Slot,
-)
+from cards.models import RARITY_RANK, Attribute, Card, Combo
+from core.labels import label
 from engine import types as engine_types
 
 from .conftest import attr, make_card
@@ -29,12 +23,28 @@ def _raw(sql: str, params: list | tuple = ()) -> None:
         connection.check_constraints()
 
 
-def test_choices_are_the_engine_values():
-    assert Slot.values == [s.value for s in engine_types.Slot]
-    assert AttributeKind.values == [k.value for k in engine_types.AttributeKind]
-    assert Rarity.values == [r.value for r in engine_types.Rarity]
-    assert set(Role.values) == {r.value for r in engine_types.Role}
-    assert set(Skill.values) == {s.value for s in engine_types.Skill}
+@pytest.mark.parametrize(
+    ("model", "field", "enum_cls"),
+    [
+        (Attribute, "slot", engine_types.Slot),
+        (Attribute, "kind", engine_types.AttributeKind),
+        (Card, "rarity", engine_types.Rarity),
+        (Card, "role", engine_types.Role),
+        (Card, "skill_affinity", engine_types.Skill),
+        (Card, "active_skill", engine_types.Skill),
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_choices_speak_the_one_vocabulary(model, field, enum_cls, lang):
+    """What the admin's lists and filters show is what the pages show, in both languages."""
+    with translation.override(lang):
+        shown = [(value, str(name)) for value, name in model._meta.get_field(field).choices]
+        assert shown == [(m.value, capfirst(label(m))) for m in enum_cls]
+
+
+def test_a_combo_gives_a_catalogue_rarity():
+    values = [value for value, _name in Combo._meta.get_field("rarity").choices]
+    assert values == ["common", "rare", "epic", "legendary"]
     assert RARITY_RANK == {"free": 0, "common": 1, "rare": 2, "epic": 3, "legendary": 4}
 
 

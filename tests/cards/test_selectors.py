@@ -1,16 +1,10 @@
-"""Read queries other apps reuse: collection statistics, the catalogue, owner counts."""
+"""Read queries other apps reuse: the collection statistics."""
 
 from __future__ import annotations
 
 import pytest
 
-from cards.selectors import (
-    attribute_owner_counts,
-    card_detail_queryset,
-    catalogue_cards,
-    collection_stats,
-    starter_cards,
-)
+from cards.selectors import collection_stats
 
 from .conftest import make_card
 
@@ -43,22 +37,3 @@ def test_collection_stats_shape_and_counts(cards, django_assert_num_queries):
 def test_empty_collection_stats(db):
     stats = collection_stats()
     assert stats["total"] == 0 and stats["by_rarity"]["common"] == 0
-
-
-def test_catalogue_and_starters(cards):
-    assert [c.token for c in catalogue_cards()] == [1, 2]
-    assert [c.token for c in starter_cards()] == [3]
-
-
-def test_card_detail_queryset_is_two_queries(cards, django_assert_num_queries):
-    with django_assert_num_queries(2):
-        rows = list(card_detail_queryset())
-        names = [(c.head.name, len(c.wardrobe.all())) for c in rows]
-    assert names[0] == ("Iron Crown", 4)
-
-
-def test_attribute_owner_counts(cards, catalogue):
-    counts = attribute_owner_counts()
-    assert counts[catalogue["crown"].id] == 1
-    assert counts[catalogue["vest"].id] == 2  # cards 2 and 3 wear the plain vest
-    assert counts[catalogue["nebula"].id] == 0

@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.utils import translation
 
-from explorer.query import QueryError, Term, describe, describe_sort, parse
+from explorer.query import Query, QueryError, Term, describe, describe_sort, parse
 
 
 @pytest.mark.parametrize(
@@ -37,7 +37,7 @@ def test_free_words_and_sort():
     query = parse("fox 12 sort:-rank")
     assert query.words == ("fox", "12")
     assert query.sort == "-rank"
-    assert parse("").is_empty and parse("").sort == "-rarity"
+    assert parse("") == Query((), (), "-rarity")
 
 
 @pytest.mark.parametrize(
@@ -62,6 +62,26 @@ def test_mistakes_are_explained(text, code, fragment):
         parse(text)
     assert caught.value.code == code
     assert fragment in caught.value.message
+
+
+@pytest.mark.parametrize("text", ["rank<=²", "rank<=٣", "atk>=１０", "#²", "#①", "#٣", "score>=٣"])
+def test_numbers_are_ascii_digits_only(text):
+    # "²".isdigit() is True and int("²") raises; "٣" and "１" are digits int() reads.
+    with pytest.raises(QueryError) as caught:
+        parse(text)
+    assert caught.value.code == "bad_number"
+    assert "0–9" in caught.value.message
+
+
+def test_unicode_digits_in_a_free_word_search_names_only():
+    assert parse("²").words == ("²",)
+    assert parse("٣ fox").words == ("٣", "fox")
+
+
+def test_the_ascii_digits_rule_is_said_in_russian():
+    with translation.override("ru"), pytest.raises(QueryError) as caught:
+        parse("rank<=²")
+    assert "0–9" in caught.value.message and "целое" in caught.value.message
 
 
 def test_mistakes_are_explained_in_russian():

@@ -8,6 +8,7 @@ from django.utils import translation
 
 from cards.models import Attribute, Card
 from cards.specs import card_spec
+from core import versions
 from engine.derive import derive
 
 pytestmark = pytest.mark.django_db
@@ -152,8 +153,14 @@ def test_whatif_fragment_for_htmx(client, demo):
         f"/en/cards/{card.token}/", {"burned": "6"}, headers={"HX-Request": "true"}
     )
     html = response.content.decode()
-    assert html.lstrip().startswith('<div id="breakdown"')
+    # One swap: the picture, the Equipped panel, the form and the breakdown together.
+    assert html.lstrip().startswith('<div id="card"')
+    assert "<html" not in html
+    for part in ('<svg class="card-art"', 'class="equipped"', 'name="burned"', 'id="breakdown"'):
+        assert part in html
+    assert 'name="burned" type="number" min="0" max="999" inputmode="numeric" value="6"' in html
     assert "would be Legendary" in html
+    assert "HX-Request" in response["Vary"]
 
 
 @pytest.mark.parametrize(
@@ -244,3 +251,108 @@ def test_a_common_card_also_learns_what_would_make_it_legendary(client, demo):
     assert links
     follow = client.get(f"/en/cards/{card.token}/?{links[0].replace('&amp;', '&')}")
     assert "it would be Legendary." in text(follow)
+
+
+# --- Request input through forms: digits int() refuses are form errors, never a 500 ---
+
+UNICODE_DIGITS = ["²", "٣", "１", "①"]
+
+
+@pytest.mark.parametrize("value", UNICODE_DIGITS)
+def test_unicode_digits_in_a_search_are_not_a_server_error(client, demo, value):
+    assert client.get("/en/cards/", {"q": value}).status_code == 200  # a name search
+    response = client.get("/en/cards/", {"q": f"#{value}"})
+    assert response.status_code == 400
+    assert "digits 0–9" in text(response)
+    assert client.get("/en/cards/", {"q": f"rank<={value}"}).status_code == 400
+    assert client.get("/en/cards/", {"page": value}).status_code == 200  # the first page
+
+
+@pytest.mark.parametrize("param", ["rank", "burned"])
+def test_a_superscript_in_a_whatif_number_is_a_400(client, demo, param):
+    card = Card.objects.filter(starter=False).first()
+    response = client.get(f"/en/cards/{card.token}/", {param: "²"})
+    assert response.status_code == 400
+    assert "is a whole number from" in text(response)
+
+
+def test_a_superscript_in_compare_is_a_400(client, demo):
+    response = client.get("/en/cards/compare/", {"a": "²", "b": "1"})
+    assert response.status_code == 400
+    assert "“²” is not a card token" in text(response)
+
+
+# --- The what-if form shows what the address says ---------------------------------
+
+
+def _selected(html: str, name: str) -> list[str]:
+    select = re.search(rf'<select id="wi-{name}" name="{name}".*?</select>', html, re.S).group(0)
+    return re.findall(r'<option value="([^"]*)" selected>', select)
+
+
+def test_the_whatif_form_shows_every_parameter_of_the_address(client, demo):
+    card = Card.objects.filter(starter=False).select_related("paw", "head").first()
+    paw = Attribute.objects.filter(slot="paw").exclude(owners=card).order_by("name").first()
+    response = client.get(f"/en/cards/{card.token}/", {"paw": paw.name, "rank": "4"})
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert _selected(html, "paw") == [paw.name]
+    assert _selected(html, "head") == [card.head.name]  # not in the address: the card's own
+    assert 'name="rank" type="number" min="1" max="1000000" inputmode="numeric" value="4"' in html
+    assert '<details class="whatif panel" open>' in html
+    # The picture and the Equipped panel show the what-if's card too.
+    equipped = html[html.index('class="equipped"') : html.index("</table>")]
+    assert paw.name in equipped and card.paw.name not in equipped
+
+
+def test_a_whatif_error_under_htmx_swaps_the_card_fragment(client, demo):
+    card = Card.objects.filter(starter=False).exclude(getgems_rank=None).first()
+    response = client.get(
+        f"/en/cards/{card.token}/", {"rank": "abc", "burned": "3"}, headers={"HX-Request": "true"}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="card"') and "<html" not in html
+    assert "A GetGems rank is a whole number" in html
+    # The refused rank shows the card's own (sending the form again changes nothing that
+    # was not asked); the valid burned count is kept.
+    rank = re.search(r'<input id="wi-rank"[^>]*>', html).group(0)
+    assert f'value="{card.getgems_rank}"' in rank and 'aria-invalid="true"' in rank
+    assert re.search(r'<input id="wi-burned"[^>]*value="3"', html)
+
+
+def test_the_catalogue_options_follow_the_collection(client, demo):
+    card = Card.objects.filter(starter=False).first()
+    url = f"/en/cards/{card.token}/"
+    assert "Brand New Hat" not in client.get(url).content.decode()
+    Attribute.objects.create(slot="head", name="Brand New Hat", supply=77)
+    versions.bump("cards")  # what the services do after a write (issue 12 item 4: not all do)
+    assert '<option value="Brand New Hat">Brand New Hat (77)</option>' in (
+        client.get(url).content.decode()
+    )
+
+
+# --- HEAD is allowed wherever GET is -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/en/",
+        "/en/cards/",
+        "/en/cards/help/",
+        "/en/cards/stats/",
+        "/en/cards/compare/",
+        "/api/cards",
+    ],
+)
+def test_head_is_answered_like_get(client, demo, url):
+    response = client.head(url)
+    assert response.status_code == 200
+    assert response.content == b""
+
+
+def test_head_of_a_card_page_and_its_json(client, demo):
+    card = Card.objects.first()
+    assert client.head(f"/en/cards/{card.token}/").status_code == 200
+    assert client.head(f"/api/cards/{card.token}").status_code == 200

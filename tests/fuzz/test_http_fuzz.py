@@ -12,6 +12,8 @@ the patterns, no example database. A failure names the exact request to reproduc
 
 from __future__ import annotations
 
+import sys
+import unicodedata
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -57,6 +59,28 @@ HOSTILE = [
     "\ud7ff",
     "x" * 600,
 ]
+
+
+def unicode_digits() -> list[str]:
+    """Characters that look like digits to ``str.isdigit`` (or ``int``) but are not 0–9.
+
+    One digit of every block of decimal digits (Unicode category Nd: Arabic-Indic ٣,
+    Devanagari ३, fullwidth ３, mathematical 𝟛 …) — ``int`` reads them — plus the
+    superscripts and circled digits that ``isdigit`` accepts and ``int`` refuses. A view
+    that checks ``isdigit()`` then calls ``int()`` answers 500 on the latter.
+    """
+    zeros = [
+        code
+        for code in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(code)) == "Nd" and unicodedata.decimal(chr(code)) == 0
+    ]
+    blocks = [chr(zero + 3) for zero in zeros if zero != ord("0")]
+    return [*blocks, "²", "³", "¹", "①", "1²", "#²", "²³"]
+
+
+UNICODE_DIGITS = unicode_digits()
+HOSTILE = [*HOSTILE, *UNICODE_DIGITS]
+
 HEADER_SETS = [
     {},
     {"HX-Request": "true"},
@@ -245,19 +269,65 @@ def test_random_paths_are_answered_without_a_server_error(prefix, junk, headers)
     check(response, f"GET {url!r} headers={headers}")
 
 
-def test_hostile_values_in_every_parameter_each_page_uses(client, probe):
-    """Every query parameter a page's links and GET forms use, given each hostile value
-    (NUL bytes, huge numbers, unterminated quotes, …), alone, as a page and as htmx."""
-    failures = {}
+# Parameters a page reads that its own links and forms may not show.
+EXTRA_PARAMS = {
+    "api:card-search": ("q", "page", "page_size"),
+    "wiki:diff": ("from", "to"),
+    "play:replay": ("step",),
+}
+
+# Pages whose Unicode-digit failures another branch fixes (issue 11 item 1); until it is
+# merged they are checked apart, as expected failures. The lead deletes an entry (and so
+# its xfail) once its branch is in.
+FIXED_ON_OTHER_BRANCHES = {
+    "wiki:diff": "wiki",  # ?from=² / ?to=²: int() of the revision numbers
+    "play:index": "engine-play",  # the deck builder's search, ?q=²
+    "play:replay": "engine-play",  # ?step=²
+}
+
+
+def hostile_failures(client, probe: Probe, pages: set[str] | None, values: list[str]):
+    """{page: first failure} for each value in each parameter of ``pages`` (all: None)."""
+    failures: dict[str, str] = {}
     for name, (url, params) in sorted(probe.pages.items()):
-        for param in params:
-            for value in HOSTILE:
-                for headers in ({}, {"HX-Request": "true"}):
+        if pages is not None and name not in pages:
+            continue
+        for param in sorted({*params, *EXTRA_PARAMS.get(name, ())}):
+            for value in values:
+                if pages is None and value in UNICODE_DIGITS and name in FIXED_ON_OTHER_BRANCHES:
+                    continue  # see test_unicode_digits_on_pages_other_branches_fix
+                # Unicode digits break the reading of a value, not the htmx branch: one pass.
+                header_sets = ({},) if value in UNICODE_DIGITS else ({}, {"HX-Request": "true"})
+                for headers in header_sets:
                     target = f"{url}?{urlencode({param: value})}"
                     try:
                         send(client, "GET", target, "", headers)
                     except AssertionError as exc:
                         failures.setdefault(name, str(exc).splitlines()[0])
+    return failures
+
+
+def test_hostile_values_in_every_parameter_each_page_uses(client, probe):
+    """Every query parameter a page's links and GET forms use, given each hostile value
+    (NUL bytes, huge numbers, unterminated quotes, Unicode digits …), alone, as a page
+    and as htmx."""
+    failures = hostile_failures(client, probe, None, HOSTILE)
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+@pytest.mark.parametrize(
+    "branch",
+    [
+        pytest.param(
+            branch,
+            marks=pytest.mark.xfail(strict=False, reason=f"fixed on the {branch} branch"),
+        )
+        for branch in sorted(set(FIXED_ON_OTHER_BRANCHES.values()))
+    ],
+)
+def test_unicode_digits_on_pages_other_branches_fix(client, probe, branch):
+    pages = {name for name, owner in FIXED_ON_OTHER_BRANCHES.items() if owner == branch}
+    failures = hostile_failures(client, probe, pages, UNICODE_DIGITS)
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
 
 
