@@ -74,7 +74,7 @@ def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
         "description": presenters.localized(pool, "description").value,
         "pack_size": pool.pack_size,
         "cards": cards,
-        "url": _absolute(request, reverse("packs-api:pool", kwargs={"slug": pool.slug})),
+        "url": _absolute(request, reverse("api-packs:pool", kwargs={"slug": pool.slug})),
         "page_url": _absolute(request, pool.get_absolute_url()),
     }
 
@@ -176,7 +176,7 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
             "id": str(opening.public_id),
             "pool": opening.pool_slug,
             "pool_url": (
-                _absolute(request, reverse("packs-api:pool", kwargs={"slug": opening.pool.slug}))
+                _absolute(request, reverse("api-packs:pool", kwargs={"slug": opening.pool.slug}))
                 if opening.pool is not None
                 else None
             ),

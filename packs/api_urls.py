@@ -2,7 +2,7 @@ from django.urls import path, re_path
 
 from . import api
 
-app_name = "packs-api"
+app_name = "api-packs"
 urlpatterns = [
     path("", api.pool_list, name="pool-list"),
     path("openings/<uuid:public_id>", api.opening_detail, name="opening"),

@@ -47,14 +47,20 @@ def _chance_cell(value) -> str:
     return f"{shown.percent} ({shown.one_in})"
 
 
-def _pool(arg: str | None) -> Pool:
+def _pool(arg: str | None) -> Pool | None:
     slug = (arg or "").strip()
     if not slug:
         raise MacroError(_("Name a pool by its address, for example “whole-collection”."))
-    pool = Pool.objects.filter(slug=slug).first()
-    if pool is None:
-        raise MacroError(_("There is no pool “%(slug)s”.") % {"slug": slug})
-    return pool
+    return Pool.objects.filter(slug=slug).first()
+
+
+def _no_pool(arg: str | None) -> str:
+    """A pool a page names that does not exist (any more): a note, not an error box,
+    since editors may remove a pool a page still mentions."""
+    return format_html(
+        '<p class="macro-caption">{}</p>',
+        _("There is no pool “%(slug)s” at the moment.") % {"slug": (arg or "").strip()},
+    )
 
 
 @register_macro("booster_pools", live=True)
@@ -98,6 +104,8 @@ def booster_pools(arg: str | None) -> str:
 @register_macro("booster_pool_odds", live=True)
 def booster_pool_odds(arg: str | None) -> str:
     pool = _pool(arg)
+    if pool is None:
+        return _no_pool(arg)
     odds = offer_odds(selectors.candidates(pool), pool.pack_size)
     rows = [
         (
@@ -148,6 +156,8 @@ def power_promise(arg: str | None) -> str:
         when += " " + _("The collection has changed since.")
     if arg and arg.strip():
         pool = _pool(arg)
+        if pool is None:
+            return _no_pool(arg)
         report = power_report(selectors.pool_powers(run, pool).values())
         rows = [
             (
@@ -204,4 +214,46 @@ def power_promise(arg: str | None) -> str:
             "A step is the change of mean win rate, in percentage points, from a tier to the "
             "next one up (— when the pool lacks one of the two)."
         ),
+    )
+
+
+@register_macro("booster_numbers")
+def booster_numbers(arg: str | None) -> str:
+    """The booster feature's own numbers, from the constants the code uses."""
+    from engine import packs as rules
+
+    from .forms import CHECK_PACKS_MAX
+
+    rows = [
+        (
+            _("Pack size"),
+            _("%(low)s to %(high)s cards, %(default)s for a new pool")
+            % {
+                "low": rules.PACK_SIZE_MIN,
+                "high": rules.PACK_SIZE_MAX,
+                "default": rules.PACK_SIZE_DEFAULT,
+            },
+        ),
+        (_("Most packs in one check of the odds"), presenters.num(CHECK_PACKS_MAX)),
+        (
+            _("Fewest packs a group of a chi-square test expects"),
+            presenters.num(rules.MIN_EXPECTED),
+        ),
+        (_("Gauntlet decks of each tier"), presenters.num(rules.GAUNTLET_PER_TIER)),
+        (_("Gauntlet seed"), str(rules.GAUNTLET_SEED)),
+        (
+            _("Matches per gauntlet deck, from each side"),
+            presenters.num(rules.GAUNTLET_GAMES_PER_SIDE),
+        ),
+        (_("Bots"), " / ".join(rules.POWER_BOTS)),
+        (
+            _("Limit of a modest step between tiers"),
+            _("%(points)s percentage points") % {"points": rules.POWER_STEP_LIMIT},
+        ),
+    ]
+    return table(
+        "booster_numbers",
+        (Col(_("Setting")), Col(_("Value"))),
+        rows,
+        caption=_("The numbers of the booster pages, as the code uses them."),
     )

@@ -210,9 +210,9 @@ class Chart:
         return self.ghost_y + self.bar_height - 7
 
 
-CHART_WIDTH = 560
-CHART_LABEL = 110
-CHART_VALUE = 150
+CHART_WIDTH = 440
+CHART_LABEL = 96
+CHART_VALUE = 124
 BAR = 24
 GAP = 14
 
@@ -222,7 +222,7 @@ def percent_chart(title: str, rows: Sequence[tuple[str, str, Fraction, Fraction 
 
     >>> chart = percent_chart("Odds", [("Common", "common", Fraction(1, 2), None)])
     >>> chart.bars[0].width, chart.bar_area, [x for x, _ in chart.ticks]
-    (150, 300, [0, 75, 150, 225, 300])
+    (110, 220, [0, 55, 110, 165, 220])
     """
     area = CHART_WIDTH - CHART_LABEL - CHART_VALUE
     bars = []
@@ -429,7 +429,7 @@ def power_view(run: PowerRun, report: PowerReport, current: bool) -> PowerView:
 
 
 @dataclass(frozen=True, slots=True)
-class TestView:
+class ChiSquareView:
     ran: bool
     statistic: str
     df: int
@@ -438,14 +438,14 @@ class TestView:
     note: str
 
 
-def test_view(test: ChiSquareTest) -> TestView:
+def chi_square_view(test: ChiSquareTest) -> ChiSquareView:
     """A chi-square test worded: its p-value, or why it did not run."""
     if test.skipped is not None:
         params = {"packs": num(test.packs_needed or 0)}
-        return TestView(False, "", 0, "", False, CHECK.say(test.skipped.value, params))
+        return ChiSquareView(False, "", 0, "", False, CHECK.say(test.skipped.value, params))
     p = test.p_value or 0.0
     shown = num(p, 3) if p >= 0.001 else _("< %(value)s") % {"value": num(0.001, 3)}
-    return TestView(True, num(test.statistic or 0.0, 2), test.df, shown, p < 0.01, "")
+    return ChiSquareView(True, num(test.statistic or 0.0, 2), test.df, shown, p < 0.01, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,7 +457,7 @@ class CheckTierRow:
     packs_with_expected: str
     drawn: str
     drawn_expected: str
-    test: TestView
+    test: ChiSquareView
 
 
 @dataclass(frozen=True, slots=True)
@@ -484,8 +484,8 @@ class CheckView:
     picks: int
     tiers: tuple[CheckTierRow, ...]
     groups: tuple[CheckGroup, ...]
-    tier_test: TestView
-    card_test: TestView
+    tier_test: ChiSquareView
+    card_test: ChiSquareView
     chart: Chart
 
 
@@ -499,7 +499,7 @@ def check_view(check: OddsCheck, seed: int, names: Mapping[int, str]) -> CheckVi
             count(t.packs_with_expected),
             num(t.drawn),
             count(t.drawn_expected),
-            test_view(t.test),
+            chi_square_view(t.test),
         )
         for t in check.tiers
         if t.cards
@@ -540,8 +540,8 @@ def check_view(check: OddsCheck, seed: int, names: Mapping[int, str]) -> CheckVi
         check.picks,
         tiers,
         tuple(groups),
-        test_view(check.tier_test),
-        test_view(check.card_test),
+        chi_square_view(check.tier_test),
+        chi_square_view(check.card_test),
         chart,
     )
 

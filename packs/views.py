@@ -216,7 +216,7 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
         "replay": replay,
         "mine": mine,
         "candidates": len(opening.candidates),
-        "api_url": reverse("packs-api:opening", kwargs={"public_id": opening.public_id}),
+        "api_url": reverse("api-packs:opening", kwargs={"public_id": opening.public_id}),
         **NAV,
     }
     return render_page(request, "packs/opening_detail.html", context, partial="reveal")

@@ -7,8 +7,8 @@ from django.utils import translation
 
 from core.labels import label
 from engine.packs import CheckSkip, PowerFlag, PromiseStep
-from packs.narration import CHECK, STEPS
 from packs.models import Pool, PowerRun
+from packs.narration import CHECK, STEPS
 from wiki.macros import get_macro, render_macro
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,9 @@ def test_the_pool_table_links_every_pool(site, lang) -> None:
 def test_one_pools_odds(site) -> None:
     html = render("booster_pool_odds", "night-sky")
     assert "Night sky" in html and "1 in" in html
-    assert "macro-error" in render("booster_pool_odds", "no-such-pool")
+    assert "There is no pool “no-such-pool” at the moment." in render(
+        "booster_pool_odds", "no-such-pool"
+    )
     assert "macro-error" in render("booster_pool_odds", None)
 
 
