@@ -56,6 +56,7 @@ __all__ = [
 DEPENDS_ON = ("packs", "cards")
 
 _IN_A_POOL = Q(starter=False) & ~Q(rarity=Rarity.FREE)
+_TIER = {tier.value: tier for tier in PACK_TIERS}  # stored value → engine member, no Enum call
 
 
 def pool_or_404(slug: str) -> Pool:
@@ -82,7 +83,7 @@ def pool_tier_counts(pool: Pool) -> dict[str, int]:
 def candidates(pool: Pool) -> PackPool:
     """The pool as the draw sees it now: (token, tier) of its cards, in token order."""
     rows = pool.cards.filter(_IN_A_POOL).order_by("token").values_list("token", "rarity")
-    return PackPool.of(PackCandidate(token, rarity) for token, rarity in rows)
+    return PackPool.of(PackCandidate(token, _TIER[rarity]) for token, rarity in rows)
 
 
 def candidates_by_pool(pool_ids: list[int] | None = None) -> dict[int, PackPool]:
@@ -97,7 +98,7 @@ def candidates_by_pool(pool_ids: list[int] | None = None) -> dict[int, PackPool]
         "pool_id", "card__token", "card__rarity"
     )
     for pool_id, token, rarity in rows:
-        grouped.setdefault(pool_id, []).append(PackCandidate(token, rarity))
+        grouped.setdefault(pool_id, []).append(PackCandidate(token, _TIER[rarity]))
     return {pool_id: PackPool.of(cards) for pool_id, cards in grouped.items()}
 
 
