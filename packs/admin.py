@@ -67,8 +67,19 @@ class PoolAdmin(TabbedTranslationAdmin):
         (_("Pack"), {"fields": ("pack_size", "cards", "odds_preview")}),
     )
 
-    class Media:
-        js = ("js/packs_admin.js",)
+    @property
+    def media(self) -> forms.Media:
+        # As in the wiki's and the combos' admin: modeltranslation's jQuery UI comes from a
+        # CDN, which the Content Security Policy blocks; the wiki's local tabs stand in.
+        base = super().media
+        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
+        if "modeltranslation/js/tabbed_translation_fields.js" in js:
+            js.insert(
+                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
+            )
+        return forms.Media(
+            js=[*js, "js/packs_admin.js"], css={k: list(v) for k, v in base._css.items()}
+        )
 
     def get_prepopulated_fields(self, request: HttpRequest, obj: Pool | None = None):
         return {} if obj is not None else {"slug": ("name_en",)}

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from cards.models import EQUIPPED_FIELDS, Card, Role
+from engine.packs import GAUNTLET_PER_TIER
 
 from . import services
 from .models import Pool, PowerRun
@@ -117,7 +118,9 @@ def load_demo_pools() -> list[Pool]:
     return created
 
 
-def load_demo_packs(say: Callable[[str], None] = lambda line: None) -> None:
+def load_demo_packs(
+    say: Callable[[str], None] = lambda line: None, *, per_tier: int = GAUNTLET_PER_TIER
+) -> None:
     """The demo pools (when there are none) and the power promise (when none is stored)."""
     created = load_demo_pools()
     if created:
@@ -127,7 +130,7 @@ def load_demo_packs(say: Callable[[str], None] = lambda line: None) -> None:
     if not Card.objects.filter(starter=False).exists():
         say("Power promise: no catalogue card to measure yet.")
         return
-    run = services.compute_power()
+    run = services.compute_power(per_tier=per_tier)
     say(
         f"Power promise: {run.matches:,} matches against a gauntlet of "
         f"{len(run.gauntlet)} decks in {run.seconds:.1f} s."
