@@ -126,9 +126,8 @@ class Opening(models.Model):
         verbose_name_plural = _("openings")
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["session_key", "request_key"], name="packs_opening_once_per_form"
-            ),
+            # One render of the open form opens one pack (its token is random per render).
+            models.UniqueConstraint(fields=["request_key"], name="packs_opening_once_per_form"),
         ]
         indexes = [
             models.Index(fields=["session_key", "created_at"], name="packs_open_session_idx")

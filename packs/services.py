@@ -8,9 +8,12 @@ hold the result. The opening stores that seed, the pool's candidate list as it w
 
 A form sent twice opens one pack. Each render of the open form carries a fresh
 one-time token — the form's masked CSRF token, new on every render and unguessable
-— and the opening stores a digest of it (``request_key``) with the session: the same
-form sent again finds the opening it made instead of drawing a second one. (Using the
-CSRF token for this keeps the form free of any other per-render value.)
+— and the opening stores a digest of it (``request_key``, unique): the same form sent
+again finds the opening it made instead of drawing a second one, whichever session the
+second request carries (a new visitor's two first requests race to create two
+sessions; the view then keeps the session that owns the opening). Only the browser
+that got the form has its token and the CSRF cookie that goes with it. (Using the CSRF
+token keeps the form free of any other per-render value.)
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
     ``EmptyPoolError`` when the pool has no drawable card: nothing is stored.
     """
     key = request_key(form_token or secrets.token_hex(16))
-    existing = Opening.objects.filter(session_key=session_key, request_key=key).first()
+    existing = Opening.objects.filter(request_key=key).first()
     if existing is not None:
         return Opened(existing, False)
     pool_now = selectors.candidates(pool)
@@ -95,7 +98,7 @@ def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
                 picks=[c.card_id for c in picks],
             )
     except IntegrityError:  # the same form, sent twice at once: the other request won
-        return Opened(Opening.objects.get(session_key=session_key, request_key=key), False)
+        return Opened(Opening.objects.get(request_key=key), False)
     return Opened(opening, True)
 
 

@@ -346,3 +346,18 @@ def test_check_errors_are_in_russian(client, site) -> None:
 def test_check_says_when_there_are_too_few_packs(client, site) -> None:
     html = client.get(url("pool-check", slug="whole-collection"), {"n": 3, "seed": 1}).content
     assert "Too few packs for a reliable test" in html.decode()
+
+
+def test_a_new_visitors_form_sent_twice_at_once_lands_in_one_binder(site) -> None:
+    """Both first requests of a new visitor come without a session; the second finds the
+    pack the first opened and keeps that session, so the binder holds the pack."""
+    first, second = Client(), Client()  # the same browser before its session cookie came back
+    token = csrf_of(first.get(url("pool-detail", slug="whole-collection")).content.decode())
+    assert open_pack(first, token=token).status_code == 302
+    response = open_pack(second, token=token)
+    opening = Opening.objects.get()
+    assert response["Location"] == opening.get_absolute_url()
+    assert second.session.session_key == opening.session_key == first.session.session_key
+    binder = second.get(url("binder")).content.decode()
+    for token_ in opening.picks:
+        assert f'/en/cards/{token_}/"' in binder
