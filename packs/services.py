@@ -77,11 +77,11 @@ def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
     ``EmptyPoolError`` when the pool has no drawable card: nothing is stored.
     """
     key = request_key(form_token or secrets.token_hex(16))
-    existing = Opening.objects.filter(request_key=key).first()
-    if existing is not None:
-        return Opened(existing, False)
     pool_now = selectors.candidates(pool)
     if not len(pool_now):
+        existing = Opening.objects.filter(request_key=key).first()  # emptied since?
+        if existing is not None:
+            return Opened(existing, False)
         raise EmptyPoolError(pool.slug)
     seed = secrets.randbits(SEED_BITS)  # drawn now, at the POST, and never before
     picks = draw_offer(pool_now, pool.pack_size, random.Random(seed))
@@ -97,7 +97,7 @@ def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
                 candidates=[[c.card_id, c.rarity.value] for c in pool_now.candidates],
                 picks=[c.card_id for c in picks],
             )
-    except IntegrityError:  # the same form, sent twice at once: the other request won
+    except IntegrityError:  # the same form sent again: it opened its pack already
         return Opened(Opening.objects.get(request_key=key), False)
     return Opened(opening, True)
 
