@@ -32,6 +32,8 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_packs import engine_figures as packs_engine_figures
+from bench.bench_packs import http_rows as packs_rows
 from bench.harness import (
     PYTHON,
     ROOT,
@@ -397,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
             targets = discover(server.port, args.query)
             per = min(args.duration, max(1.0, (budget.left() - 110) / len(targets) / 1.25))
             rows = [measure(server.port, t, args.concurrency, per) for t in targets]
+            rows += packs_rows(server.port, args.concurrency, per)  # booster packs
             errors = [
                 line
                 for line in server.log_text().splitlines()
@@ -427,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         say()
         say("## Engine")
         say()
-        for name, figure in engine_figures(budget):
+        for name, figure in engine_figures(budget) + packs_engine_figures():
             say(f"- {name}: {figure}")
         say()
         say(f"## Card list at {args.size:,} cards")

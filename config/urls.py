@@ -12,6 +12,7 @@ admin.site.index_title = _("Rules wiki, collection and match demo")
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("favicon.ico", core_views.favicon, name="favicon"),
+    path("api/packs/", include("packs.api_urls")),  # before api/: its catch-all is its own
     path("api/", include("explorer.api_urls")),
 ]
 
@@ -20,5 +21,6 @@ urlpatterns += i18n_patterns(
     path("wiki/", include("wiki.urls")),
     path("", include("explorer.urls")),
     path("play/", include("play.urls")),
+    path("packs/", include("packs.urls")),
     path("admin/", admin.site.urls),
 )

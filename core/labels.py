@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from engine import data
+from engine.packs import CheckSkip, PowerFlag, PromiseStep
 from engine.slabs import Bracket, Element, SlabMove, SlabTier
 from engine.types import (
     AttributeKind,
@@ -151,6 +152,19 @@ LABELS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingProxyType
         SlabMove: {
             SlabMove.BASIC: pgettext_lazy("slab move", "basic attack"),
             SlabMove.POWER: pgettext_lazy("slab move", "power move"),
+        },
+        PowerFlag: {
+            PowerFlag.WEAK: pgettext_lazy("power flag", "weak for its tier"),
+            PowerFlag.DOMINANT: pgettext_lazy("power flag", "strong beyond its tier"),
+        },
+        PromiseStep: {
+            PromiseStep.MODEST: pgettext_lazy("promise step", "modest"),
+            PromiseStep.STEEP: pgettext_lazy("promise step", "too steep"),
+            PromiseStep.NOT_RISING: pgettext_lazy("promise step", "not rising"),
+        },
+        CheckSkip: {
+            CheckSkip.ONE_OUTCOME: pgettext_lazy("check skip", "one outcome"),
+            CheckSkip.TOO_FEW_PACKS: pgettext_lazy("check skip", "too few packs"),
         },
     }
 )

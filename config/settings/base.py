@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "wiki",
     "explorer",
     "play",
+    "packs",
 ]
 
 MIDDLEWARE = [

@@ -39,6 +39,8 @@ def populate() -> list[str]:
         options = dict(kwargs)
         if command == "generate_collection":
             options["size"] = SMALL_COLLECTION
+        if command == "load_packs":
+            options["per_tier"] = 1  # the booster pools, with a quick power measurement
         call_command(command, verbosity=0, **options)
         loaded.append(label)
     if "generate_collection" in commands and not any(

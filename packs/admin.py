@@ -1,0 +1,165 @@
+"""The booster admin: pools with a card picker and a live odds preview; openings and
+power measurements, read-only.
+
+The picker is Django's autocomplete over the cards (type a name or a token). Saving a
+pool with a Free card, or with a card listed twice, is refused with a message naming
+the cards (``packs.forms.PoolAdminForm``). Under the cards, the exact odds of one pack
+are shown for the saved pool, and recomputed as cards are added or the pack size
+changes (``static/js/packs_admin.js`` posts them to ``odds-preview/``; without JavaScript the
+preview follows each save).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+from modeltranslation.admin import TabbedTranslationAdmin
+
+from cards.models import Card, Rarity
+from engine.packs import PACK_SIZE_MAX, PACK_SIZE_MIN, PackCandidate, offer_odds
+
+from . import presenters
+from .forms import PoolAdminForm
+from .models import Opening, Pool, PowerRun
+
+
+class PreviewForm(forms.Form):
+    cards = forms.ModelMultipleChoiceField(Card.objects.all(), required=False)
+    pack_size = forms.IntegerField(min_value=PACK_SIZE_MIN, max_value=PACK_SIZE_MAX)
+
+
+def odds_preview_html(cards: list[Card], pack_size: int) -> str:
+    """The preview table: one pack's exact odds per tier for these cards."""
+    free = [str(c) for c in cards if c.starter or c.rarity == Rarity.FREE]
+    drawable = [c for c in cards if not (c.starter or c.rarity == Rarity.FREE)]
+    odds = offer_odds(
+        [PackCandidate(c.token, c.rarity) for c in sorted(drawable, key=lambda c: c.token)],
+        pack_size,
+    )
+    return render_to_string(
+        "packs/admin/odds_preview.html",
+        {
+            "tiers": presenters.tier_rows(odds),
+            "cards": len(drawable),
+            "picks": odds.picks,
+            "pack_size": pack_size,
+            "free": free,
+        },
+    )
+
+
+@admin.register(Pool)
+class PoolAdmin(TabbedTranslationAdmin):
+    form = PoolAdminForm
+    list_display = ("name", "slug", "pack_size", "card_count", "position", "updated_at")
+    list_display_links = ("name", "slug")
+    search_fields = ("slug", "name_en", "name_ru")
+    ordering = ("position", "slug")
+    autocomplete_fields = ("cards",)
+    readonly_fields = ("odds_preview", "view_on_site_link")
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "description", "position", "view_on_site_link")}),
+        (_("Pack"), {"fields": ("pack_size", "cards", "odds_preview")}),
+    )
+
+    @property
+    def media(self) -> forms.Media:
+        # As in the wiki's and the combos' admin: modeltranslation's jQuery UI comes from a
+        # CDN, which the Content Security Policy blocks; the wiki's local tabs stand in.
+        base = super().media
+        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
+        if "modeltranslation/js/tabbed_translation_fields.js" in js:
+            js.insert(
+                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
+            )
+        return forms.Media(
+            js=[*js, "js/packs_admin.js"], css={k: list(v) for k, v in base._css.items()}
+        )
+
+    def get_prepopulated_fields(self, request: HttpRequest, obj: Pool | None = None):
+        return {} if obj is not None else {"slug": ("name_en",)}
+
+    def get_queryset(self, request: HttpRequest):
+        from django.db.models import Count
+
+        return super().get_queryset(request).annotate(n_cards=Count("cards"))
+
+    @admin.display(description=_("cards"), ordering="n_cards")
+    def card_count(self, obj: Pool) -> int:
+        return getattr(obj, "n_cards", 0)
+
+    @admin.display(description=_("on the site"))
+    def view_on_site_link(self, obj: Pool | None) -> str:
+        if obj is None or obj.pk is None:
+            return "—"
+        return format_html('<a href="{0}">{0}</a>', obj.get_absolute_url())
+
+    @admin.display(description=_("odds of one pack"))
+    def odds_preview(self, obj: Pool | None) -> str:
+        cards = list(obj.cards.all()) if obj is not None and obj.pk else []
+        pack_size = (
+            obj.pack_size
+            if obj is not None and obj.pk
+            else Pool._meta.get_field("pack_size").default
+        )
+        return format_html(
+            '<div id="pool-odds-preview" data-preview-url="{}" aria-live="polite">{}</div>',
+            reverse("admin:packs_pool_odds_preview"),
+            odds_preview_html(cards, pack_size),
+        )
+
+    def get_urls(self):
+        preview = path(
+            "odds-preview/",
+            self.admin_site.admin_view(self.odds_preview_view),
+            name="packs_pool_odds_preview",
+        )
+        return [preview, *super().get_urls()]
+
+    def odds_preview_view(self, request: HttpRequest) -> HttpResponse:
+        """The preview for the cards and pack size being edited (staff only)."""
+        if request.method != "POST":
+            return HttpResponse(status=405, headers={"Allow": "POST"})
+        if not self.has_view_or_change_permission(request):
+            return HttpResponse(status=403)
+        form = PreviewForm(request.POST)
+        if not form.is_valid():
+            return HttpResponse(
+                render_to_string("packs/admin/odds_preview_error.html", {"form": form}),
+                status=400,
+            )
+        return HttpResponse(
+            odds_preview_html(list(form.cleaned_data["cards"]), form.cleaned_data["pack_size"])
+        )
+
+
+@admin.register(Opening)
+class OpeningAdmin(admin.ModelAdmin):
+    list_display = ("public_id", "pool_slug", "pack_size", "picks", "created_at")
+    list_filter = ("pool_slug",)
+    search_fields = ("=public_id", "pool_slug")
+    readonly_fields = [f.name for f in Opening._meta.fields]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Opening | None = None) -> bool:
+        return False
+
+
+@admin.register(PowerRun)
+class PowerRunAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "matches", "per_tier", "games_per_side", "bots", "seconds")
+    readonly_fields = [f.name for f in PowerRun._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: PowerRun | None = None) -> bool:
+        return False

@@ -1,0 +1,11 @@
+from django.urls import path, re_path
+
+from . import api
+
+app_name = "api-packs"
+urlpatterns = [
+    path("", api.pool_list, name="pool-list"),
+    path("openings/<uuid:public_id>", api.opening_detail, name="opening"),
+    path("<slug:slug>", api.pool_detail, name="pool"),
+    re_path(r"^(?P<rest>.*)$", api.not_found),
+]

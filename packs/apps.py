@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class PacksConfig(AppConfig):
+    name = "packs"
+    verbose_name = _("Booster packs")
+
+    def ready(self) -> None:
+        # Pool writes bump the "packs" content version; the wiki's live pool tables.
+        from . import macros, signals  # noqa: F401

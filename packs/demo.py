@@ -1,0 +1,137 @@
+"""The demo pools ``make install`` creates (through ``manage.py load_demo``), and the
+power promise it measures when none is stored.
+
+The pools, each in both languages: the whole collection; one per role; and one themed
+pool, "Night sky" — every card wearing an attribute whose name has one of
+``NIGHT_SKY_WORDS``. Cards are chosen by rule, so the pools fit whatever collection the
+generator made; Free (starter) cards never enter one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Q
+
+from cards.models import EQUIPPED_FIELDS, Card, Role
+from engine.packs import GAUNTLET_PER_TIER
+
+from . import services
+from .models import Pool, PowerRun
+
+__all__ = ["DEMO_POOLS", "NIGHT_SKY_WORDS", "load_demo_packs"]
+
+NIGHT_SKY_WORDS = ("Midnight", "Lunar", "Nebula", "Stormy")
+
+
+@dataclass(frozen=True)
+class DemoPool:
+    slug: str
+    name_en: str
+    name_ru: str
+    description_en: str
+    description_ru: str
+    cards: Q = field(default_factory=Q)
+
+
+def _wears_any(words: tuple[str, ...]) -> Q:
+    condition = Q()
+    for word in words:
+        for slot in EQUIPPED_FIELDS:
+            condition |= Q(**{f"{slot}__name__icontains": word})
+    return condition
+
+
+_ROLE_TEXT = {
+    Role.TANK: ("Tanks", "Tank", "Every Tank of the collection: the cards that take the blows."),
+    Role.STRIKER: ("Strikers", "Striker", "Every Striker of the collection: the cards that hit."),
+    Role.SUPPORT: (
+        "Supports",
+        "Support",
+        "Every Support of the collection: the cards that heal and shield.",
+    ),
+    Role.CONTROL: (
+        "Controls",
+        "Control",
+        "Every Control of the collection: the cards that burn and disrupt.",
+    ),
+}
+_ROLE_TEXT_RU = {
+    Role.TANK: "Все карты Tank коллекции — те, что принимают удар на себя.",
+    Role.STRIKER: "Все карты Striker коллекции — те, что бьют.",
+    Role.SUPPORT: "Все карты Support коллекции — те, что лечат и защищают.",
+    Role.CONTROL: "Все карты Control коллекции — те, что жгут и мешают.",
+}
+
+DEMO_POOLS: tuple[DemoPool, ...] = (
+    DemoPool(
+        "whole-collection",
+        "The whole collection",
+        "Вся коллекция",
+        "Every card of the catalogue, Free starter cards apart.",
+        "Все карты каталога, кроме стартовых карт Free.",
+    ),
+    *(
+        DemoPool(
+            f"{role.value}-cards",
+            _ROLE_TEXT[role][0],
+            f"Карты {_ROLE_TEXT[role][1]}",
+            _ROLE_TEXT[role][2],
+            _ROLE_TEXT_RU[role],
+            Q(role=role.value),
+        )
+        for role in Role
+    ),
+    DemoPool(
+        "night-sky",
+        "Night sky",
+        "Ночное небо",
+        "A themed pool: every card wearing something midnight, lunar, nebula or stormy.",
+        "Тематический пул: все карты, на которых есть что-то полуночное, лунное, "
+        "туманное или грозовое (Midnight, Lunar, Nebula, Stormy).",
+        _wears_any(NIGHT_SKY_WORDS),
+    ),
+)
+
+
+def load_demo_pools() -> list[Pool]:
+    """Create the demo pools — only when there is no pool at all (an edited or emptied
+    list of pools is left as it is). Returns the pools created."""
+    if Pool.objects.exists():
+        return []
+    created = []
+    with transaction.atomic():
+        for position, demo in enumerate(DEMO_POOLS):
+            pool = Pool.objects.create(
+                slug=demo.slug,
+                name_en=demo.name_en,
+                name_ru=demo.name_ru,
+                description_en=demo.description_en,
+                description_ru=demo.description_ru,
+                position=position * 10,
+            )
+            tokens = Card.objects.filter(demo.cards, starter=False).values_list("id", flat=True)
+            pool.cards.set(list(tokens))
+            created.append(pool)
+    return created
+
+
+def load_demo_packs(
+    say: Callable[[str], None] = lambda line: None, *, per_tier: int = GAUNTLET_PER_TIER
+) -> None:
+    """The demo pools (when there are none) and the power promise (when none is stored)."""
+    created = load_demo_pools()
+    if created:
+        say(f"Booster pools: {len(created)} created ({', '.join(p.slug for p in created)}).")
+    if PowerRun.objects.exists():
+        return
+    if not Card.objects.filter(starter=False).exists():
+        say("Power promise: no catalogue card to measure yet.")
+        return
+    run = services.compute_power(per_tier=per_tier)
+    say(
+        f"Power promise: {run.matches:,} matches against a gauntlet of "
+        f"{len(run.gauntlet)} decks in {run.seconds:.1f} s."
+    )

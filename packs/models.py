@@ -1,0 +1,184 @@
+"""Booster pools, openings and the power promise in the database (RULES.md §7).
+
+* ``Pool`` — a named list of cards (name and description translated,
+  ``packs/translation.py``) and its pack size. A card's tier is not stored here:
+  it is the card's derived rarity at the moment a pack is opened. Free cards are
+  refused when a pool is saved through the admin (``packs.forms.PoolAdminForm``)
+  or ``packs.services``, and left out of any draw if one became Free later.
+* ``Opening`` — one pack opened by one visitor's session: the seed drawn at the
+  POST from a cryptographic source, the pool's candidate list as it was (token
+  and tier of each card, in draw order), the pack size and the picks. Its
+  permalink replays the draw from these alone, so a later change to the pool or
+  to the collection never changes what an opening shows, and a replay that gives
+  other picks is shown as not verified.
+* ``PowerRun`` / ``CardPower`` — the power promise (seed 003): every card's win
+  rate against a fixed gauntlet, measured by ``manage.py compute_power``.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.functional import lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from cards.models import Card
+from engine.packs import PACK_SIZE_DEFAULT, PACK_SIZE_MAX, PACK_SIZE_MIN
+
+# Addresses the booster pages use for themselves (/packs/binder/, /packs/openings/…):
+# no pool may take them.
+RESERVED_SLUGS = ("binder", "openings")
+
+
+class Pool(models.Model):
+    """A booster pool: the cards a pack draws from, and how many it draws."""
+
+    slug = models.SlugField(
+        _("address"),
+        max_length=60,
+        unique=True,
+        help_text=_("The pool's address on the site: lowercase letters, digits and hyphens."),
+    )
+    name = models.CharField(_("name"), max_length=100)
+    description = models.TextField(_("description"), blank=True)
+    pack_size = models.PositiveSmallIntegerField(
+        _("pack size"),
+        default=PACK_SIZE_DEFAULT,
+        validators=[MinValueValidator(PACK_SIZE_MIN), MaxValueValidator(PACK_SIZE_MAX)],
+        help_text=lazy(
+            lambda: (
+                gettext("Cards in one pack, from %(low)s to %(high)s.")
+                % {"low": PACK_SIZE_MIN, "high": PACK_SIZE_MAX}
+            ),
+            str,
+        )(),
+    )
+    cards = models.ManyToManyField(
+        Card,
+        related_name="pools",
+        blank=True,
+        verbose_name=_("cards"),
+        # The admin's card picker offers no Free (starter) card; saving one is refused.
+        limit_choices_to={"starter": False},
+    )
+    position = models.PositiveSmallIntegerField(
+        _("position"), default=0, help_text=_("Pools are listed by this number, lowest first.")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("booster pool")
+        verbose_name_plural = _("booster pools")
+        ordering = ["position", "slug"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(pack_size__gte=PACK_SIZE_MIN) & Q(pack_size__lte=PACK_SIZE_MAX),
+                name="packs_pool_pack_size_range",
+            ),
+            models.CheckConstraint(condition=~Q(slug=""), name="packs_pool_slug_not_empty"),
+            models.CheckConstraint(
+                condition=~Q(slug__in=RESERVED_SLUGS), name="packs_pool_slug_not_reserved"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or self.slug
+
+    def get_absolute_url(self) -> str:
+        return reverse("packs:pool-detail", kwargs={"slug": self.slug})
+
+
+class Opening(models.Model):
+    """One opened pack: everything needed to show it and to replay its draw."""
+
+    public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
+    pool = models.ForeignKey(
+        Pool,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="openings",
+        verbose_name=_("pool"),
+    )
+    pool_slug = models.SlugField(_("pool address"), max_length=60)
+    session_key = models.CharField(_("session"), max_length=40)
+    request_key = models.CharField(
+        _("request key"),
+        max_length=64,
+        help_text=_("A digest of the form's one-time token: a form sent twice opens one pack."),
+    )
+    seed = models.PositiveBigIntegerField(_("seed"))
+    pack_size = models.PositiveSmallIntegerField(_("pack size"))
+    candidates = models.JSONField(
+        _("candidates"), help_text=_("The pool as it was: [token, tier] of each card, in order.")
+    )
+    picks = models.JSONField(_("picks"), help_text=_("The tokens drawn, in pick order."))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("opening")
+        verbose_name_plural = _("openings")
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            # One render of the open form opens one pack (its token is random per render).
+            models.UniqueConstraint(fields=["request_key"], name="packs_opening_once_per_form"),
+        ]
+        indexes = [
+            models.Index(fields=["session_key", "created_at"], name="packs_open_session_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.pool_slug} {self.public_id}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("packs:opening-detail", kwargs={"public_id": self.public_id})
+
+
+class PowerRun(models.Model):
+    """One measurement of the power promise over the whole catalogue."""
+
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    seed = models.BigIntegerField(_("seed"))
+    per_tier = models.PositiveSmallIntegerField(_("gauntlet decks per tier"))
+    games_per_side = models.PositiveSmallIntegerField(_("games per side"))
+    bots = models.CharField(_("bots"), max_length=40)
+    gauntlet = models.JSONField(_("gauntlet"), help_text=_("Tokens of the gauntlet's cards."))
+    matches = models.PositiveIntegerField(_("matches"))
+    seconds = models.FloatField(_("seconds"))
+    collection_version = models.CharField(_("collection version"), max_length=40)
+
+    class Meta:
+        verbose_name = _("power measurement")
+        verbose_name_plural = _("power measurements")
+        ordering = ["-created_at", "-id"]
+        get_latest_by = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.matches} matches ({self.created_at:%Y-%m-%d %H:%M})"
+
+
+class CardPower(models.Model):
+    """A card's results against the gauntlet of one run (draws count half)."""
+
+    run = models.ForeignKey(PowerRun, on_delete=models.CASCADE, related_name="powers")
+    card = models.ForeignKey(Card, on_delete=models.CASCADE, related_name="+")
+    rarity = models.CharField(_("rarity when measured"), max_length=10)
+    wins = models.PositiveIntegerField(_("wins"))
+    draws = models.PositiveIntegerField(_("draws"))
+    games = models.PositiveIntegerField(_("games"))
+
+    class Meta:
+        verbose_name = _("card power")
+        verbose_name_plural = _("card powers")
+        constraints = [
+            models.UniqueConstraint(fields=["run", "card"], name="packs_cardpower_once_per_run"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_id}: {self.wins}/{self.games}"

@@ -1,0 +1,162 @@
+"""Writes of the booster feature: opening a pack, measuring the power promise, and the
+demo pools.
+
+Opening a pack (RULES.md §7): the seed is drawn at the POST, on the server, from
+``secrets`` — never earlier, so no page, form or header shown before the opening can
+hold the result. The opening stores that seed, the pool's candidate list as it was
+(token and tier of each card, in draw order), the pack size and the picks.
+
+A form sent twice opens one pack. Each render of the open form carries a fresh
+one-time token — the form's masked CSRF token, new on every render and unguessable
+— and the opening stores a digest of it (``request_key``, unique): the same form sent
+again finds the opening it made instead of drawing a second one, whichever session the
+second request carries (a new visitor's two first requests race to create two
+sessions; the view then keeps the session that owns the opening). Only the browser
+that got the form has its token and the CSRF cookie that goes with it. (Using the CSRF
+token keeps the form free of any other per-render value.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from cards.models import Card
+from cards.specs import iter_card_specs
+from core import versions
+from engine.derive import derive
+from engine.match import MatchCard
+from engine.packs import (
+    GAUNTLET_GAMES_PER_SIDE,
+    GAUNTLET_PER_TIER,
+    GAUNTLET_SEED,
+    POWER_BOTS,
+    build_gauntlet,
+    draw_offer,
+    measure_power,
+)
+
+from . import selectors
+from .models import CardPower, Opening, Pool, PowerRun
+from .signals import VERSION
+
+__all__ = ["EmptyPoolError", "Opened", "compute_power", "open_pack", "request_key"]
+
+logger = logging.getLogger(__name__)
+
+SEED_BITS = 63  # the seed fits a signed 64-bit column on every database
+
+
+class EmptyPoolError(ValueError):
+    """The pool has no card a pack could give."""
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """The opening a POST made (``created``) or found (the same form sent again)."""
+
+    opening: Opening
+    created: bool
+
+
+def request_key(form_token: str) -> str:
+    """The digest stored for a form's one-time token (the token itself is never stored)."""
+    return hashlib.sha256(form_token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
+    """Open one pack of ``pool`` for the session (see the module docstring).
+
+    ``EmptyPoolError`` when the pool has no drawable card: nothing is stored.
+    """
+    key = request_key(form_token or secrets.token_hex(16))
+    pool_now = selectors.candidates(pool)
+    if not len(pool_now):
+        existing = Opening.objects.filter(request_key=key).first()  # emptied since?
+        if existing is not None:
+            return Opened(existing, False)
+        raise EmptyPoolError(pool.slug)
+    seed = secrets.randbits(SEED_BITS)  # drawn now, at the POST, and never before
+    picks = draw_offer(pool_now, pool.pack_size, random.Random(seed))
+    try:
+        with transaction.atomic():
+            opening = Opening.objects.create(
+                pool=pool,
+                pool_slug=pool.slug,
+                session_key=session_key,
+                request_key=key,
+                seed=seed,
+                pack_size=pool.pack_size,
+                candidates=[[c.card_id, c.rarity.value] for c in pool_now.candidates],
+                picks=[c.card_id for c in picks],
+            )
+    except IntegrityError:  # the same form sent again: it opened its pack already
+        return Opened(Opening.objects.get(request_key=key), False)
+    return Opened(opening, True)
+
+
+# ---------------------------------------------------------------------------
+# The power promise
+
+
+def compute_power(
+    *,
+    seed: int = GAUNTLET_SEED,
+    per_tier: int = GAUNTLET_PER_TIER,
+    games: int = GAUNTLET_GAMES_PER_SIDE,
+    progress: Callable[[int, int], None] | None = None,
+) -> PowerRun:
+    """Measure every catalogue card's power against the gauntlet and store it.
+
+    The gauntlet is ``per_tier`` one-card decks of each tier, drawn with ``seed``
+    from the catalogue in token order (``engine.packs.build_gauntlet``). Older runs
+    are replaced. ``progress(done, total)`` is called every 50 cards.
+    """
+    started = time.perf_counter()
+    collection = versions.current("cards")
+    cards: list[MatchCard] = []
+    for batch in iter_card_specs(Card.objects.filter(starter=False)):
+        for _, spec in batch:
+            cards.append(MatchCard.from_breakdown(derive(spec), spec.name, str(spec.token)))
+    gauntlet = build_gauntlet(cards, per_tier=per_tier, seed=seed)
+    total = len(cards)
+
+    def tick(done: int) -> None:
+        if progress is not None and (done % 50 == 0 or done == total):
+            progress(done, total)
+
+    powers = measure_power(cards, gauntlet, seed=seed, games=games, bots=POWER_BOTS, progress=tick)
+    ids = dict(Card.objects.filter(starter=False).values_list("token", "id"))
+    with transaction.atomic():
+        PowerRun.objects.all().delete()
+        run = PowerRun.objects.create(
+            seed=seed,
+            per_tier=per_tier,
+            games_per_side=games,
+            bots=",".join(POWER_BOTS),
+            gauntlet=[int(deck[0].id) for deck in gauntlet],
+            matches=sum(p.games for p in powers),
+            seconds=round(time.perf_counter() - started, 3),
+            collection_version=collection,
+        )
+        CardPower.objects.bulk_create(
+            CardPower(
+                run=run,
+                card_id=ids[int(p.card_id)],
+                rarity=p.rarity.value,
+                wins=p.wins,
+                draws=p.draws,
+                games=p.games,
+            )
+            for p in powers
+            if int(p.card_id) in ids
+        )
+        versions.bump(VERSION)
+    return run

@@ -1,0 +1,106 @@
+"""Opening a booster pack in a real browser: the pool page, the card-by-card reveal, the
+verification, and the cards in the binder — with JavaScript (htmx swaps) and without."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from packs.models import Opening, Pool
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _pool() -> Pool:
+    """A small pool of the play tests' collection (every tier)."""
+    from tests.play.conftest import build_collection
+
+    cards = build_collection()
+    pool = Pool.objects.create(
+        slug="browser-pool", name_en="Browser pool", name_ru="Пул для браузера", pack_size=3
+    )
+    pool.cards.set([c for c in cards.values() if not c.starter])
+    return pool
+
+
+def _open_and_reveal(page, base: str, lang: str, js: bool) -> Opening:
+    page.goto(f"{base}/{lang}/packs/browser-pool/")
+    assert page.locator("h1").inner_text() == (
+        "Browser pool" if lang == "en" else "Пул для браузера"
+    )
+    page.locator("form[data-open-pack] button[type=submit]").click()
+    page.wait_for_url(re.compile(r".*/packs/openings/[0-9a-f-]+/\?shown=0$"))
+    opening = Opening.objects.get()
+    assert page.locator(".card-back").count() == 3
+    before = page.url
+    for shown in (1, 2, 3):
+        page.locator(".reveal-controls a.button").first.click()
+        if js:
+            page.wait_for_function(
+                "(n) => document.querySelectorAll('#reveal .card-back').length === 3 - n",
+                arg=shown,
+            )
+            assert page.url == before  # htmx swapped the reveal in place
+        else:
+            page.wait_for_url(f"**?shown={shown}")  # a plain link: the next page
+        assert page.locator("#reveal .pack-card").count() == shown
+    assert page.locator(".reveal-controls").count() == 0
+    names = page.locator("#reveal .pack-card-name").all_inner_texts()
+    assert len(names) == 3
+    assert page.locator(".verified").is_visible()
+    return opening
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_open_a_pack_see_the_reveal_and_find_it_in_the_binder(page, lang):
+    _pool()
+    opening = _open_and_reveal(page, page.base_url, lang, js=True)
+    page.get_by_role("link", name="Your binder" if lang == "en" else "Ваш альбом").last.click()
+    page.wait_for_url(f"**/{lang}/packs/binder/")
+    for token in opening.picks:
+        assert page.locator(f'#binder-cards a[href="/{lang}/cards/{token}/"]').count() >= 1
+    assert page.locator(".progress-table").is_visible()
+    page.locator(".opening-list a").first.click()
+    page.wait_for_url(f"**/packs/openings/{opening.public_id}/")
+    assert page.locator(".card-back").count() == 0  # the permalink shows every card
+
+
+def test_the_same_without_javascript_on_a_phone(browser, live_server):
+    _pool()
+    context = browser.new_context(
+        locale="ru-RU", java_script_enabled=False, viewport={"width": 390, "height": 844}
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        opening = _open_and_reveal(page, live_server.url, "ru", js=False)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.goto(f"{live_server.url}/ru/packs/binder/")
+        for token in opening.picks:
+            assert page.locator(f'#binder-cards a[href="/ru/cards/{token}/"]').count() >= 1
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # Another visitor sees the permalink, but not in their binder.
+        other = browser.new_context(java_script_enabled=False).new_page()
+        other.goto(f"{live_server.url}/en/packs/openings/{opening.public_id}/")
+        assert "Opened by another visitor" in other.content()
+        other.goto(f"{live_server.url}/en/packs/binder/")
+        assert other.locator(".empty-state").is_visible()
+        other.context.close()
+    finally:
+        context.close()
+
+
+def test_check_the_odds_with_htmx(page):
+    _pool()
+    page.goto(f"{page.base_url}/en/packs/browser-pool/check/")
+    page.get_by_label("Packs to open").fill("²")
+    page.get_by_role("button", name="Draw and compare").click()
+    page.wait_for_selector("#n-error")
+    assert "Enter a whole number." in page.locator("#n-error").inner_text()
+    page.get_by_label("Packs to open").fill("400")
+    page.get_by_label("Seed (optional)").fill("12")
+    page.get_by_role("button", name="Draw and compare").click()
+    page.wait_for_selector(".p-value")
+    page.wait_for_url("**check/?n=400&seed=12")
+    assert page.locator(".p-value").count() == 2
