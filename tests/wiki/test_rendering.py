@@ -8,7 +8,7 @@ from django.utils import translation
 import wiki.anchors
 import wiki.diff
 import wiki.importing
-import wiki.macros
+import wiki.macros.registry
 import wiki.rendering
 import wiki.search
 from wiki.rendering import StaticResolver, extract_headings, render_markdown, sanitize
@@ -24,7 +24,8 @@ def render(text: str, lang: str = "en", **kwargs):
 
 
 @pytest.mark.parametrize(
-    "module", [wiki.rendering, wiki.search, wiki.diff, wiki.importing, wiki.macros, wiki.anchors]
+    "module",
+    [wiki.rendering, wiki.search, wiki.diff, wiki.importing, wiki.macros.registry, wiki.anchors],
 )
 def test_docstring_examples(module):
     result = doctest.testmod(module)

@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from wiki.macros import Col, dash, num, register_macro, signed, table
+from .registry import Col, dash, num, register_macro, signed, table
 
 
 def slab_tier_name(value: object) -> str:
