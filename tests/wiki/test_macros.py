@@ -75,6 +75,17 @@ def test_russian_tables_keep_game_terms_in_latin_letters():
     assert "Тир" in html and "unique" in html and "уникальный" not in html
     html = render("slot_weights", lang="ru")
     assert "paw" in html and "Вес слота" in html
+    assert "вражеская карта" in render("effect_kinds", lang="ru")
+
+
+def test_boosts_are_worded_by_the_one_vocabulary():
+    """The boosts table says what the match demo says: core.labels, with the engine's numbers."""
+    from core.labels import describe
+    from engine.types import BoostKind
+
+    with translation.override("ru"):
+        rows = {row[0]: row[1] for row in cells(render("boosts", lang="ru"))[1:]}
+        assert rows["Hero Patch"] == describe(BoostKind.HERO_PATCH)
 
 
 def test_numbers_use_the_page_language():

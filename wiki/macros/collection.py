@@ -8,16 +8,17 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.labels import label
+from engine import data
+
 from .registry import (
     Col,
     MacroError,
-    _rarities,
     dash,
     num,
     percent,
     rarity_cell,
     register_macro,
-    skill_name,
     table,
 )
 
@@ -59,7 +60,7 @@ def collection_stats(arg: str | None) -> str:
             percent(Fraction(by_rarity.get(str(rarity), 0), total)) if total else dash(),
             num(with_skill.get(str(rarity), 0)),
         )
-        for rarity in _rarities()
+        for rarity in data.RARITY_ORDER
         if str(rarity) != "free"
     ]
     rarity_rows.append(
@@ -81,11 +82,7 @@ def collection_stats(arg: str | None) -> str:
         )
         % {"n": num(starters)},
     )
-    from engine import data
-
-    skill_rows = [
-        (skill_name(skill), num(by_skill.get(str(skill), 0))) for skill in data.SKILL_PRIORITY
-    ]
+    skill_rows = [(label(skill), num(by_skill.get(str(skill), 0))) for skill in data.SKILL_PRIORITY]
     second = table(
         "collection_stats skills",
         (Col(_("Active skill")), Col(_("Cards"), num=True)),

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext
+from django.utils.translation import ngettext
+
+from core.labels import describe, label
+from engine import data
+from engine.types import Role
 
 from .registry import (
     Col,
-    _roles,
     num,
     register_macro,
-    role_name,
     signed,
     table,
 )
@@ -21,8 +23,6 @@ from .registry import (
 
 @register_macro("match_constants")
 def match_constants(arg: str | None) -> str:
-    from engine import data
-
     rows = [
         (_("Hero HP at the start (before deck bonuses)"), num(data.HERO_HP)),
         (_("Hero HP ceiling"), num(data.MAX_HERO_HP_CEILING)),
@@ -44,11 +44,7 @@ def match_constants(arg: str | None) -> str:
 
 @register_macro("hero_lives")
 def hero_lives(arg: str | None) -> str:
-    from engine import data
-
-    rows = [
-        (role_name(role), signed(data.HERO_HP_BONUS_PER_ROLE.get(role, 0))) for role in _roles()
-    ]
+    rows = [(label(role), signed(data.HERO_HP_BONUS_PER_ROLE.get(role, 0))) for role in tuple(Role)]
     return table(
         "hero_lives",
         (Col(_("Each card of this role in your deck")), Col(_("Starting Hero HP"), num=True)),
@@ -60,27 +56,10 @@ def hero_lives(arg: str | None) -> str:
 
 @register_macro("boosts")
 def boosts(arg: str | None) -> str:
-    from engine import data
-
-    names = {
-        "charge": pgettext("boost", "Charge"),
-        "switch": pgettext("boost", "Switch"),
-        "rage": pgettext("boost", "Rage"),
-        "guard_up": pgettext("boost", "Guard Up"),
-        "hero_patch": pgettext("boost", "Hero Patch"),
-    }
-    effects = {
-        "nrg": _("+%(n)s NRG (up to %(cap)s)"),
-        "switch": _("Return the active card to the deck (it keeps its damage) and pick another."),
-        "atk_this_round": _("+%(n)s ATK this round"),
-        "def": _("+%(n)s DEF"),
-        "hero_hp": _("+%(n)s Hero HP (up to %(ceiling)s)"),
-    }
-    params = {"cap": data.NRG_CAP, "ceiling": data.MAX_HERO_HP_CEILING}
     rows = [
         (
-            names.get(b.key, b.key),
-            effects.get(b.target, b.target) % {**params, "n": b.amount},
+            label(b.key),
+            describe(b.key, amount=b.amount),
         )
         for b in data.BOOSTS
     ]

@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
+from core.labels import label, rule_label
+from engine import data
+
 from .registry import (
     Col,
-    _by_rarity_at_least,
-    _rarities,
     dash,
     num,
     rarity_cell,
-    rarity_name,
     register_macro,
-    rule_name,
     signed,
     table,
-    tier_name,
     yes_no,
 )
 
@@ -25,19 +25,21 @@ from .registry import (
 # §2 Rarity
 
 
+def _by_rarity_at_least(tiers: Iterable) -> str:
+    return "; ".join(f"{label(t.rarity)} ≥ {num(t.threshold)}" for t in tiers)
+
+
 @register_macro("rarity_effects")
 def rarity_effects(arg: str | None) -> str:
     """What each rarity changes: NRG cost, stat bonus range, signature effects, active skill."""
-    from engine import data
-
     rows = []
-    for rarity in _rarities():
+    for rarity in data.RARITY_ORDER:
         bonuses = [t.bonus(rarity) for t in data.TEMPLATES]
         if all(b == data.NO_BONUS for b in bonuses):
             bonus = _("none")
         else:
             parts = []
-            for label, values in (
+            for stat, values in (
                 ("ATK", [b.atk for b in bonuses]),
                 ("HP", [b.hp for b in bonuses]),
                 (_("ability"), [b.ability for b in bonuses]),
@@ -46,7 +48,7 @@ def rarity_effects(arg: str | None) -> str:
                 if high == 0:
                     continue
                 span = signed(low) if low == high else f"{signed(low)}…{signed(high)}"
-                parts.append(f"{label} {span}")
+                parts.append(f"{stat} {span}")
             bonus = ", ".join(parts)
         allowance = data.SIGNATURE_ALLOWANCE[rarity]
         rows.append(
@@ -74,11 +76,10 @@ def rarity_effects(arg: str | None) -> str:
 @register_macro("rarity_rules")
 def rarity_rules(arg: str | None) -> str:
     """The seven rarity rules, each with its key and its tiers."""
-    from engine import data
 
     def supply(t) -> str:
         return _("%(rarity)s: %(slots)s+ slots with effective supply ≤ %(supply)s") % {
-            "rarity": rarity_name(t.rarity),
+            "rarity": label(t.rarity),
             "slots": t.min_slots,
             "supply": t.max_supply,
         }
@@ -87,7 +88,7 @@ def rarity_rules(arg: str | None) -> str:
         "supply_count": "; ".join(supply(t) for t in data.SUPPLY_COUNT_TIERS),
         "wardrobe_score": _by_rarity_at_least(data.WARDROBE_SCORE_TIERS),
         "tier_badge": _("%(rarity)s: any equipped %(tier)s attribute")
-        % {"rarity": rarity_name(data.TIER_BADGE_RARITY), "tier": tier_name(data.TIER_BADGE_TIER)},
+        % {"rarity": label(data.TIER_BADGE_RARITY), "tier": label(data.TIER_BADGE_TIER)},
         "burned_stickers": _by_rarity_at_least(data.BURNED_STICKER_TIERS),
         "god_premium": "; ".join(
             (
@@ -95,18 +96,17 @@ def rarity_rules(arg: str | None) -> str:
                 if str(kind) == "god"
                 else _("%(rarity)s: an equipped premium skin")
             )
-            % {"rarity": rarity_name(rarity)}
+            % {"rarity": label(rarity)}
             for kind, rarity in data.GOD_PREMIUM_TIERS
         ),
         "combo": _("the combo's own rarity, when every attribute of it is equipped"),
         "getgems_rank": "; ".join(
-            _("%(rarity)s: rank ≤ %(rank)s")
-            % {"rarity": rarity_name(t.rarity), "rank": t.threshold}
+            _("%(rarity)s: rank ≤ %(rank)s") % {"rarity": label(t.rarity), "rank": t.threshold}
             for t in data.GETGEMS_RANK_TIERS
         ),
     }
     rows = [
-        (rule_name(key), format_html("<code>{}</code>", key), tiers.get(key, dash()))
+        (rule_label(key), format_html("<code>{}</code>", key), tiers.get(key, dash()))
         for key in data.RULE_KEYS
     ]
     return table(
@@ -114,23 +114,19 @@ def rarity_rules(arg: str | None) -> str:
         (Col(_("Rule")), Col(_("Key")), Col(_("Gives"))),
         rows,
         caption=_("Final rarity = the highest result; a rule that finds nothing gives %(floor)s.")
-        % {"floor": rarity_name(data.RULE_FLOOR)},
+        % {"floor": label(data.RULE_FLOOR)},
     )
 
 
 @register_macro("supply_rule")
 def supply_rule(arg: str | None) -> str:
-    from engine import data
-
     rows = [
         (rarity_cell(t.rarity), num(t.min_slots), num(t.max_supply))
         for t in data.SUPPLY_COUNT_TIERS
     ]
     rows.append((rarity_cell(data.RULE_FLOOR), _("otherwise"), dash()))
     substitutes = ", ".join(
-        tier_name(band.tier)
-        for band in data.TIER_BANDS
-        if band.tier in data.SUPPLY_SUBSTITUTE_TIERS
+        label(band.tier) for band in data.TIER_BANDS if band.tier in data.SUPPLY_SUBSTITUTE_TIERS
     )
     return table(
         "supply_rule",
@@ -150,8 +146,6 @@ def supply_rule(arg: str | None) -> str:
 
 @register_macro("wardrobe_thresholds")
 def wardrobe_thresholds(arg: str | None) -> str:
-    from engine import data
-
     rows = [(rarity_cell(t.rarity), f"≥ {num(t.threshold)}") for t in data.WARDROBE_SCORE_TIERS]
     lowest = data.WARDROBE_SCORE_TIERS[-1].threshold
     rows.append((rarity_cell(data.RULE_FLOOR), f"< {num(lowest)}"))
@@ -167,8 +161,6 @@ def wardrobe_thresholds(arg: str | None) -> str:
 @register_macro("sticker_thresholds")
 def sticker_thresholds(arg: str | None) -> str:
     """Per burned-sticker count: the rarity rule, sticker power (ATK) and burn milestone (HP)."""
-    from engine import data
-
     top = max(
         [t.threshold for t in data.BURNED_STICKER_TIERS]
         + [m.burned for m in data.BURN_MILESTONES]
@@ -179,8 +171,8 @@ def sticker_thresholds(arg: str | None) -> str:
         rarity = next((t.rarity for t in data.BURNED_STICKER_TIERS if burned >= t.threshold), None)
         atk = min(burned // data.STICKERS_PER_ATK, data.STICKER_ATK_CAP)
         hp = next((m.hp for m in data.BURN_MILESTONES if burned >= m.burned), 0)
-        label = f"{num(burned)}+" if burned == top else num(burned)
-        rows.append((label, rarity_cell(rarity) if rarity else dash(), signed(atk), signed(hp)))
+        count = f"{num(burned)}+" if burned == top else num(burned)
+        rows.append((count, rarity_cell(rarity) if rarity else dash(), signed(atk), signed(hp)))
     return table(
         "sticker_thresholds",
         (
@@ -195,8 +187,6 @@ def sticker_thresholds(arg: str | None) -> str:
 
 @register_macro("getgems_floor")
 def getgems_floor(arg: str | None) -> str:
-    from engine import data
-
     rows = []
     low = 1
     for t in data.GETGEMS_RANK_TIERS:

@@ -34,9 +34,9 @@ from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
-from core.labels import enum_label, template_label
+from core.labels import label_of
+from engine.types import Rarity
 
 logger = logging.getLogger(__name__)
 
@@ -151,84 +151,13 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
 
 
-# Enum labels come from core.labels, the one place that names the engine's vocabulary
-# (rarities, roles and skills stay in Latin letters in Russian, as do slots and tiers,
-# as the seeds write them).
-def rarity_name(value: object) -> str:
-    return enum_label("rarity", str(value))
-
-
 def rarity_cell(value: object) -> SafeString:
-    return format_html('<span class="rarity rarity-{}">{}</span>', str(value), rarity_name(value))
-
-
-def role_name(value: object) -> str:
-    return enum_label("role", str(value))
-
-
-def skill_name(value: object) -> str:
-    return enum_label("skill", str(value))
-
-
-def slot_name(value: object) -> str:
-    return enum_label("slot", str(value))
-
-
-def tier_name(value: object) -> str:
-    return enum_label("tier", str(value))
-
-
-def effect_slot_name(value: object) -> str:
-    return enum_label("effect_slot", str(value))
-
-
-def effect_name(value: object) -> str:
-    labels = {
-        "damage_card": pgettext("effect", "Damage enemy card"),
-        "damage_hero": pgettext("effect", "Damage enemy Hero"),
-        "heal_hero": pgettext("effect", "Heal own Hero"),
-        "shield": pgettext("effect", "Shield own card"),
-        "buff_atk": pgettext("effect", "Buff own card"),
-        "burn": pgettext("effect", "Burn"),
-        "wounded_rage": pgettext("effect", "Wounded Rage"),
-    }
-    return labels.get(str(value), str(value))
-
-
-def effect_description(kind: object, value: int | str = "N") -> str:
-    from engine import data
-
-    params = {"n": value, "threshold": data.WOUNDED_RAGE_THRESHOLD}
-    texts = {
-        "damage_card": _("The enemy card takes %(n)s damage."),
-        "damage_hero": _("The enemy Hero loses %(n)s HP."),
-        "heal_hero": _("Your Hero gains %(n)s HP."),
-        "shield": _("This card gets +%(n)s DEF."),
-        "buff_atk": _("This card gets +%(n)s ATK."),
-        "burn": _("The enemy Hero loses %(n)s HP at the end of each round."),
-        "wounded_rage": _("+%(n)s ATK while your Hero has %(threshold)s HP or less."),
-    }
-    text = texts.get(str(kind))
-    return text % params if text else str(kind)
-
-
-def target_name(value: str) -> str:
-    labels = {
-        "enemy_card": _("enemy card"),
-        "enemy_hero": _("enemy Hero"),
-        "own_hero": _("own Hero"),
-        "own_card": _("this card"),
-    }
-    return labels.get(value, value)
-
-
-def template_name(key: str) -> str:
-    """Template names are proper names (``iron_pup`` → “Iron Pup”), the same in every language."""
-    return template_label(key)
-
-
-def rule_name(key: str) -> str:
-    return enum_label("rule", key)
+    """A rarity (``Rarity.EPIC`` or ``"epic"``) as the coloured name the tables show."""
+    return format_html(
+        '<span class="rarity rarity-{}">{}</span>',
+        getattr(value, "value", value),
+        label_of(Rarity, value),
+    )
 
 
 def yes_no(value: bool) -> str:
@@ -237,19 +166,3 @@ def yes_no(value: bool) -> str:
 
 def dash() -> str:
     return "—"
-
-
-def _rarities() -> tuple:
-    from engine import data
-
-    return tuple(data.RARITY_ORDER)
-
-
-def _roles() -> tuple:
-    from engine.types import Role
-
-    return tuple(Role)
-
-
-def _by_rarity_at_least(tiers: Iterable) -> str:
-    return "; ".join(f"{rarity_name(t.rarity)} ≥ {num(t.threshold)}" for t in tiers)

@@ -3,29 +3,22 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from core.labels import describe, label, template_label
+from engine import data
+from engine.types import Rarity, Role
 
 from .registry import (
     Col,
     MacroError,
-    _rarities,
-    _roles,
     dash,
-    effect_description,
-    effect_name,
-    effect_slot_name,
     num,
     percent,
     rarity_cell,
-    rarity_name,
     register_macro,
-    role_name,
     signed,
-    skill_name,
-    slot_name,
     table,
-    target_name,
-    template_name,
-    tier_name,
     yes_no,
 )
 
@@ -33,10 +26,22 @@ from .registry import (
 # §1, §3, §4 Attributes, roles, skills
 
 
+# engine.data names effect targets with plain strings, not an engine enum, so core.labels
+# cannot key them yet; they move there when the engine gives them an enum.
+_TARGETS = {
+    "enemy_card": gettext_lazy("enemy card"),
+    "enemy_hero": gettext_lazy("enemy Hero"),
+    "own_hero": gettext_lazy("own Hero"),
+    "own_card": gettext_lazy("this card"),
+}
+
+
+def _target_name(value: str) -> str:
+    return str(_TARGETS.get(value, value))
+
+
 @register_macro("attribute_tiers")
 def attribute_tiers(arg: str | None) -> str:
-    from engine import data
-
     rows = []
     low = 1
     for band in data.TIER_BANDS:
@@ -49,7 +54,7 @@ def attribute_tiers(arg: str | None) -> str:
         low = (band.max_supply or 0) + 1
         rows.append(
             (
-                tier_name(band.tier),
+                label(band.tier),
                 supply,
                 num(band.weight),
                 signed(data.PAW_ITEM_ATK.get(band.tier, 0)),
@@ -72,12 +77,10 @@ def attribute_tiers(arg: str | None) -> str:
 @register_macro("slot_weights")
 def slot_weights(arg: str | None) -> str:
     """Slot weight and the vote weight (slot × tier) for each tier."""
-    from engine import data
-
     bands = data.TIER_BANDS
     rows = [
         (
-            slot_name(slot),
+            label(slot),
             num(data.SLOT_WEIGHT[slot]),
             *(num(data.SLOT_WEIGHT[slot] * band.weight) for band in bands),
         )
@@ -86,7 +89,7 @@ def slot_weights(arg: str | None) -> str:
     cols = [Col(_("Slot")), Col(_("Slot weight"), num=True)]
     cols += [
         Col(
-            _("Vote, %(tier)s (×%(weight)s)") % {"tier": tier_name(b.tier), "weight": b.weight},
+            _("Vote, %(tier)s (×%(weight)s)") % {"tier": label(b.tier), "weight": b.weight},
             num=True,
         )
         for b in bands
@@ -96,11 +99,9 @@ def slot_weights(arg: str | None) -> str:
 
 @register_macro("skill_keywords")
 def skill_keywords(arg: str | None) -> str:
-    from engine import data
-
     rows = [
         (
-            skill_name(skill),
+            label(skill),
             num(i + 1),
             num(len(data.KEYWORDS[skill])),
             ", ".join(data.KEYWORDS[skill]),
@@ -123,12 +124,10 @@ def skill_keywords(arg: str | None) -> str:
 @register_macro("skill_roles")
 def skill_roles(arg: str | None) -> str:
     """Which role a primary skill votes for, and each role's default skill."""
-    from engine import data
-
     rows = [
         (
-            skill_name(skill),
-            role_name(data.SKILL_ROLE[skill]),
+            label(skill),
+            label(data.SKILL_ROLE[skill]),
             yes_no(data.ROLE_DEFAULT_SKILL[data.SKILL_ROLE[skill]] is skill),
         )
         for skill in data.SKILL_PRIORITY
@@ -143,10 +142,8 @@ def skill_roles(arg: str | None) -> str:
 @register_macro("role_defaults")
 def role_defaults(arg: str | None) -> str:
     """The hash fallback order and each role's default skill."""
-    from engine import data
-
     rows = [
-        (num(i), role_name(role), skill_name(data.ROLE_DEFAULT_SKILL[role]))
+        (num(i), label(role), label(data.ROLE_DEFAULT_SKILL[role]))
         for i, role in enumerate(data.ROLE_HASH_ORDER)
     ]
     return table(
@@ -162,15 +159,13 @@ def role_defaults(arg: str | None) -> str:
 
 @register_macro("temporary_skill_chances")
 def temporary_skill_chances(arg: str | None) -> str:
-    from engine import data
-
     rows = [
         (
             rarity_cell(rarity),
             percent(data.TEMPORARY_SKILL_CHANCE[rarity]),
             yes_no(rarity >= data.ACTIVE_SKILL_RARITY),
         )
-        for rarity in _rarities()
+        for rarity in data.RARITY_ORDER
     ]
     return table(
         "temporary_skill_chances",
@@ -202,14 +197,12 @@ def _bonus_triple(bonus) -> str:
 @register_macro("template_stats")
 def template_stats(arg: str | None) -> str:
     """Every template (no argument), or one template's stats at each rarity."""
-    from engine import data
-
     if arg:
         template = data.TEMPLATES_BY_KEY.get(arg)
         if template is None:
             raise MacroError(_("No template has the key “%(key)s”.") % {"key": arg})
         rows = []
-        for rarity in _rarities():
+        for rarity in data.RARITY_ORDER:
             b = template.bonus(rarity)
             rows.append(
                 (
@@ -236,15 +229,15 @@ def template_stats(arg: str | None) -> str:
                 "%(template)s (%(role)s), before stickers, paw item and burn milestones; Deploy: %(effect)s."
             )
             % {
-                "template": template_name(template.key),
-                "role": role_name(template.role),
-                "effect": effect_name(template.deploy),
+                "template": template_label(template.key),
+                "role": label(template.role),
+                "effect": label(template.deploy),
             },
         )
     rows = [
         (
-            template_name(t.key),
-            role_name(t.role),
+            template_label(t.key),
+            label(t.role),
             num(t.atk),
             num(t.hp),
             num(t.def_),
@@ -252,9 +245,9 @@ def template_stats(arg: str | None) -> str:
             _bonus_triple(t.rare),
             _bonus_triple(t.epic),
             _bonus_triple(t.legendary),
-            effect_name(t.deploy),
+            label(t.deploy),
         )
-        for role in _roles()
+        for role in tuple(Role)
         for t in data.TEMPLATES_BY_ROLE[role]
     ]
     return table(
@@ -266,9 +259,9 @@ def template_stats(arg: str | None) -> str:
             Col("HP", num=True),
             Col("DEF", num=True),
             Col(_("Ability value"), num=True),
-            Col(rarity_name("rare"), num=True),
-            Col(rarity_name("epic"), num=True),
-            Col(rarity_name("legendary"), num=True),
+            Col(label(Rarity.RARE), num=True),
+            Col(label(Rarity.EPIC), num=True),
+            Col(label(Rarity.LEGENDARY), num=True),
             Col(_("Deploy effect")),
         ),
         rows,
@@ -281,20 +274,18 @@ def template_stats(arg: str | None) -> str:
 
 @register_macro("signature_effects")
 def signature_effects(arg: str | None) -> str:
-    from engine import data
-
     rows = [
         (
-            role_name(role),
-            effect_slot_name(sig.slot),
-            effect_name(sig.kind),
+            label(role),
+            label(sig.slot),
+            label(sig.kind),
             num(sig.value),
-            effect_description(sig.kind, sig.value),
+            describe(sig.kind, n=sig.value),
         )
-        for role in _roles()
+        for role in tuple(Role)
         for sig in data.SIGNATURES[role]
     ]
-    allowance = ", ".join(f"{rarity_name(r)} {data.SIGNATURE_ALLOWANCE[r]}" for r in _rarities())
+    allowance = ", ".join(f"{label(r)} {data.SIGNATURE_ALLOWANCE[r]}" for r in data.RARITY_ORDER)
     return table(
         "signature_effects",
         (
@@ -314,11 +305,8 @@ def signature_effects(arg: str | None) -> str:
 
 @register_macro("fill_order")
 def fill_order(arg: str | None) -> str:
-    from engine import data
-
     rows = [
-        (role_name(role), *(effect_slot_name(s) for s in data.EFFECT_FILL_ORDER[role]))
-        for role in _roles()
+        (label(role), *(label(s) for s in data.EFFECT_FILL_ORDER[role])) for role in tuple(Role)
     ]
     width = max(len(v) for v in data.EFFECT_FILL_ORDER.values())
     cols = [Col(_("Role"))] + [Col(_("Slot %(n)s") % {"n": i + 1}) for i in range(width)]
@@ -327,14 +315,12 @@ def fill_order(arg: str | None) -> str:
 
 @register_macro("effect_kinds")
 def effect_kinds(arg: str | None) -> str:
-    from engine import data
-
     rows = [
         (
-            effect_name(info.kind),
-            target_name(info.target),
-            ", ".join(effect_slot_name(s) for s in info.slots),
-            effect_description(info.kind),
+            label(info.kind),
+            _target_name(info.target),
+            ", ".join(label(s) for s in info.slots),
+            describe(info.kind, n="N"),
         )
         for info in data.EFFECT_KINDS
     ]
@@ -347,16 +333,12 @@ def effect_kinds(arg: str | None) -> str:
 
 @register_macro("energy_costs")
 def energy_costs(arg: str | None) -> str:
-    from engine import data
-
-    rows = [(rarity_cell(r), num(data.ENERGY_COST[r])) for r in _rarities()]
+    rows = [(rarity_cell(r), num(data.ENERGY_COST[r])) for r in data.RARITY_ORDER]
     return table("energy_costs", (Col(_("Rarity")), Col(_("Deploy cost (NRG)"), num=True)), rows)
 
 
 @register_macro("undercharge")
 def undercharge(arg: str | None) -> str:
-    from engine import data
-
     rows = []
     last = len(data.UNDERCHARGE) - 1
     for i, tier in enumerate(data.UNDERCHARGE):
