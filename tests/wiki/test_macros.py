@@ -134,6 +134,20 @@ def test_other_apps_can_register_macros_and_use_the_table_helpers():
     assert get_macro("test_live_table") is None
 
 
+def test_the_table_template_escapes_values_and_keeps_styled_cells():
+    html = macros.table(
+        "t <x>",
+        [macros.Col("<b>A</b>"), macros.Col("N", num=True)],
+        [("<script>1</script>", 2), (macros.rarity_cell("epic"), "x & y")],
+        caption="<i>c</i>",
+    )
+    assert '<div class="macro" title="t &lt;x&gt;">' in html
+    assert '<th scope="col">&lt;b&gt;A&lt;/b&gt;</th>' in html
+    assert '<th scope="row">&lt;script&gt;1&lt;/script&gt;</th><td class="num">2</td>' in html
+    assert '<th scope="row"><span class="rarity rarity-epic">Epic</span></th>' in html
+    assert "<caption>&lt;i&gt;c&lt;/i&gt;</caption>" in html and "x &amp; y" in html
+
+
 # ---------------------------------------------------------------------------
 # Booster packs (§7) and the slab arena (§8)
 

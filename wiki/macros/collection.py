@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -15,6 +14,7 @@ from .registry import (
     Col,
     MacroError,
     dash,
+    note,
     num,
     percent,
     rarity_cell,
@@ -52,7 +52,7 @@ def collection_stats(arg: str | None) -> str:
             by_skill[row["active_skill"]] = by_skill.get(row["active_skill"], 0) + row["n"]
     total = sum(by_rarity.values())
     if not total and not starters:
-        return format_html('<p class="macro-caption">{}</p>', _("The collection is empty."))
+        return note(_("The collection is empty."))
     rarity_rows = [
         (
             rarity_cell(rarity),

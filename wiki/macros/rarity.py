@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from core.labels import label, rule_label
@@ -12,6 +11,7 @@ from engine import data
 
 from .registry import (
     Col,
+    code,
     dash,
     num,
     rarity_cell,
@@ -105,10 +105,7 @@ def rarity_rules(arg: str | None) -> str:
             for t in data.GETGEMS_RANK_TIERS
         ),
     }
-    rows = [
-        (rule_label(key), format_html("<code>{}</code>", key), tiers.get(key, dash()))
-        for key in data.RULE_KEYS
-    ]
+    rows = [(rule_label(key), code(key), tiers.get(key, dash())) for key in data.RULE_KEYS]
     return table(
         "rarity_rules",
         (Col(_("Rule")), Col(_("Key")), Col(_("Gives"))),

@@ -1,18 +1,20 @@
-"""Live tables for wiki pages: ``{{ name }}`` / ``{{ name arg }}`` alone on a line.
+"""The macro registry and the table helpers every family of wiki tables uses.
 
-Every macro builds an HTML table from the engine's data (``engine.data``) or from the
+A macro is ``{{ name }}`` / ``{{ name arg }}`` alone on a line of a wiki page. Every
+macro builds an HTML table from the engine's data (``engine.data``) or from the
 live collection, in the active language, so the rules pages cannot drift from the
 engine: no number in here is typed by hand.
 
 Other apps add their own macros from their ``AppConfig.ready()``::
 
-    from wiki.macros import register_macro
+    from wiki.macros import Col, num, register_macro, table
 
     @register_macro("pool_odds", live=True)
     def pool_odds(arg: str | None) -> str:
-        ...  # return HTML (escape everything that is not markup)
+        return table("pool_odds", [Col(_("Pool")), Col(_("Odds"), num=True)], rows)
 
-A macro returns HTML; the renderer sanitises it like the rest of the page. ``live=True``
+A macro returns HTML, normally built by ``table`` (``wiki/partials/macro_table.html``,
+which escapes every value); the renderer sanitises it like the rest of the page. ``live=True``
 marks macros that read the database: they are rendered on every view instead of being
 cached with the page. A macro raises ``MacroError`` for a bad argument (shown on the page
 as an error box).
@@ -30,9 +32,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.template.loader import render_to_string
 from django.utils.formats import number_format
-from django.utils.html import conditional_escape, format_html, format_html_join
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from core.labels import label_of
@@ -80,10 +82,14 @@ def registered_macros() -> list[str]:
     return sorted(_REGISTRY)
 
 
-def error_box(message: str) -> str:
-    return format_html(
-        '<div class="macro-error"><strong>{}</strong> {}</div>', _("Table error:"), message
-    )
+def error_box(message: str) -> SafeString:
+    """The visible box that stands in for a table that cannot be built."""
+    return render_to_string(f"{TEMPLATE}#error", {"message": message})
+
+
+def note(text: str) -> SafeString:
+    """A sentence in place of a table (an empty collection, say), styled as a caption."""
+    return render_to_string(f"{TEMPLATE}#note", {"text": text})
 
 
 def render_macro(macro: Macro, arg: str | None) -> str:
@@ -100,7 +106,8 @@ def render_macro(macro: Macro, arg: str | None) -> str:
 # ---------------------------------------------------------------------------
 # Building blocks
 
-Cell = str | int | SafeString
+#: The template of the tables (partials ``table``, ``note`` and ``error``).
+TEMPLATE = "wiki/partials/macro_table.html"
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,30 +118,76 @@ class Col:
     num: bool = False
 
 
+@dataclass(frozen=True, slots=True)
+class Styled:
+    """A cell shown as a styled name (``css``, e.g. a rarity's colour) or as ``code``."""
+
+    text: str
+    css: str = ""
+    code: bool = False
+
+
+Cell = str | int | SafeString | Styled
+
+
+@dataclass(frozen=True, slots=True)
+class CellView:
+    """One cell as the template draws it: a row header (the first cell) or a value."""
+
+    text: object
+    num: bool
+    header: bool
+    css: str = ""
+    code: bool = False
+
+    @property
+    def tag(self) -> str:
+        return "th" if self.header else "td"
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    name: str
+    caption: str | None
+    cols: tuple[Col, ...]
+    rows: tuple[tuple[CellView, ...], ...]
+
+
+def _cell(value: Cell, col: Col | None, header: bool) -> CellView:
+    numeric = bool(col and col.num)
+    if isinstance(value, Styled):
+        return CellView(value.text, numeric, header, value.css, value.code)
+    return CellView(value, numeric, header)
+
+
 def table(
     name: str, cols: Sequence[Col], rows: Iterable[Sequence[Cell]], caption: str | None = None
-) -> str:
-    """A ``<table>`` inside the wrappers the stylesheet and the sanitiser expect."""
-    head = format_html_join(
-        "",
-        '<th scope="col"{}>{}</th>',
-        ((mark_safe(' class="num"') if c.num else "", c.label) for c in cols),
+) -> SafeString:
+    """A ``<table>`` inside the wrappers the stylesheet and the sanitiser expect.
+
+    The first cell of each row is its header; a cell under a ``num`` column is
+    right-aligned. Plain values are escaped by the template; a ``Styled`` value keeps its
+    style. (Rendered by ``wiki/partials/macro_table.html``.)
+    """
+    cols = tuple(cols)
+    view = TableView(
+        name=name,
+        caption=caption or None,
+        cols=cols,
+        rows=tuple(
+            tuple(
+                _cell(value, cols[i] if i < len(cols) else None, header=i == 0)
+                for i, value in enumerate(row)
+            )
+            for row in rows
+        ),
     )
-    body_rows = []
-    for row in rows:
-        cells = []
-        for i, value in enumerate(row):
-            cls = ' class="num"' if i < len(cols) and cols[i].num else ""
-            tag = "th" if i == 0 else "td"
-            scope = ' scope="row"' if i == 0 else ""
-            cells.append(f"<{tag}{scope}{cls}>{conditional_escape(value)}</{tag}>")
-        body_rows.append("<tr>" + "".join(cells) + "</tr>")
-    cap = format_html("<caption>{}</caption>", caption) if caption else ""
-    return (
-        f'<div class="macro" title="{conditional_escape(name)}"><div class="table-wrap">'
-        f'<table class="macro-table">{cap}<thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(body_rows)}</tbody></table></div></div>"
-    )
+    return render_to_string(f"{TEMPLATE}#table", {"table": view})
+
+
+def code(text: str) -> Styled:
+    """A cell shown as code (a rule key, say)."""
+    return Styled(text, code=True)
 
 
 def num(value: int | Fraction | float, decimals: int = 0) -> str:
@@ -151,13 +204,9 @@ def signed(value: int) -> str:
     return f"+{value}" if value > 0 else ("0" if value == 0 else f"−{-value}")
 
 
-def rarity_cell(value: object) -> SafeString:
+def rarity_cell(value: object) -> Styled:
     """A rarity (``Rarity.EPIC`` or ``"epic"``) as the coloured name the tables show."""
-    return format_html(
-        '<span class="rarity rarity-{}">{}</span>',
-        getattr(value, "value", value),
-        label_of(Rarity, value),
-    )
+    return Styled(label_of(Rarity, value), css=f"rarity rarity-{getattr(value, 'value', value)}")
 
 
 def yes_no(value: bool) -> str:
