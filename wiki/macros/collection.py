@@ -1,4 +1,5 @@
-"""The live collection table (read on every view, see ``wiki.presenters``)."""
+"""The live collection table, ``{{ collection_stats }}``: read on every view (see
+``wiki.presenters``), from ``cards.selectors.collection_stats`` (one query)."""
 
 from __future__ import annotations
 
@@ -7,61 +8,31 @@ from fractions import Fraction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from cards.selectors import collection_stats as read_collection_stats
 from core.labels import label
 from engine import data
+from engine.types import Rarity
 
-from .registry import (
-    Col,
-    MacroError,
-    dash,
-    note,
-    num,
-    percent,
-    rarity_cell,
-    register_macro,
-    table,
-)
-
-# ---------------------------------------------------------------------------
-# The live collection (read on every view: see wiki.presenters)
+from .registry import Col, dash, note, num, percent, rarity_cell, register_macro, table
 
 
 @register_macro("collection_stats", live=True)
 def collection_stats(arg: str | None) -> str:
     """Cards by rarity (starter cards apart) and the active skills of the collection."""
-    from django.apps import apps
-    from django.db.models import Count
-
-    try:
-        card_model = apps.get_model("cards", "Card")
-    except LookupError as exc:
-        raise MacroError(_("The card collection is not available.")) from exc
-    rows = card_model.objects.order_by().values("starter", "rarity", "active_skill")
-    counts = rows.annotate(n=Count("pk"))
-    by_rarity: dict[str, int] = {}
-    with_skill: dict[str, int] = {}
-    by_skill: dict[str, int] = {}
-    starters = 0
-    for row in counts:
-        if row["starter"]:
-            starters += row["n"]
-            continue
-        by_rarity[row["rarity"]] = by_rarity.get(row["rarity"], 0) + row["n"]
-        if row["active_skill"]:
-            with_skill[row["rarity"]] = with_skill.get(row["rarity"], 0) + row["n"]
-            by_skill[row["active_skill"]] = by_skill.get(row["active_skill"], 0) + row["n"]
-    total = sum(by_rarity.values())
-    if not total and not starters:
+    stats = read_collection_stats()
+    if not stats["total"]:
         return note(_("The collection is empty."))
+    total, by_rarity = stats["catalogue"], stats["by_rarity"]
+    with_skill = stats["with_active_skill_by_rarity"]
     rarity_rows = [
         (
             rarity_cell(rarity),
-            num(by_rarity.get(str(rarity), 0)),
-            percent(Fraction(by_rarity.get(str(rarity), 0), total)) if total else dash(),
-            num(with_skill.get(str(rarity), 0)),
+            num(by_rarity.get(rarity.value, 0)),
+            percent(Fraction(by_rarity.get(rarity.value, 0), total)) if total else dash(),
+            num(with_skill.get(rarity.value, 0)),
         )
         for rarity in data.RARITY_ORDER
-        if str(rarity) != "free"
+        if rarity is not Rarity.FREE
     ]
     rarity_rows.append(
         (_("Total"), num(total), percent(1) if total else dash(), num(sum(with_skill.values())))
@@ -78,11 +49,15 @@ def collection_stats(arg: str | None) -> str:
         caption=ngettext(
             "The collection today; %(n)s starter (Free) card is not counted.",
             "The collection today; %(n)s starter (Free) cards are not counted.",
-            starters,
+            stats["free"],
         )
-        % {"n": num(starters)},
+        % {"n": num(stats["free"])},
     )
-    skill_rows = [(label(skill), num(by_skill.get(str(skill), 0))) for skill in data.SKILL_PRIORITY]
+    # Starter cards are Free, and Free cards never have an active skill: every card counts.
+    by_skill = stats["by_active_skill"]
+    skill_rows = [
+        (label(skill), num(by_skill.get(skill.value, 0))) for skill in data.SKILL_PRIORITY
+    ]
     second = table(
         "collection_stats skills",
         (Col(_("Active skill")), Col(_("Cards"), num=True)),
