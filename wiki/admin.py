@@ -13,19 +13,28 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import translation
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from . import presenters, reports, services
 from .diff import diff_snapshots
-from .forms import PageAdminForm
+from .forms import (
+    PageAdminForm,
+    PageNumberForm,
+    PreviewForm,
+    RevertForm,
+    RevisionRangeForm,
+    errors_text,
+)
 from .models import Page
 from .selectors import DEFAULT_LANGUAGE, LANGUAGE_CODES, get_revision, page_directory, revisions_of
 
 
-def _number(value: str | None) -> int | None:
-    value = (value or "").strip()
-    return int(value) if value.isdigit() and len(value) <= 9 else None
+def _lang(request: HttpRequest) -> str:
+    lang = (getattr(request, "LANGUAGE_CODE", "") or DEFAULT_LANGUAGE).split("-")[0]
+    return lang if lang in LANGUAGE_CODES else DEFAULT_LANGUAGE
 
 
 @admin.register(Page)
@@ -148,9 +157,10 @@ class PageAdmin(TabbedTranslationAdmin):
             return HttpResponseRedirect(reverse("admin:wiki_page_changelist"))
         if not (self.has_add_permission(request) or self.has_change_permission(request)):
             raise PermissionDenied
-        lang = request.GET.get("lang", DEFAULT_LANGUAGE)
-        if lang not in LANGUAGE_CODES:
+        language = PreviewForm({"lang": request.GET.get("lang", DEFAULT_LANGUAGE)})
+        if not language.is_valid():
             raise BadRequest("Unknown language.")
+        lang = language.cleaned_data["lang"]
         post = request.POST
         title = post.get(f"title_{lang}", "")
         body = post.get(f"body_{lang}", "")
@@ -172,6 +182,7 @@ class PageAdmin(TabbedTranslationAdmin):
                 {"preview": preview, "lang": lang, "fallback": fallback},
             )
 
+    @method_decorator(require_safe)
     def missing_links_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
@@ -186,8 +197,9 @@ class PageAdmin(TabbedTranslationAdmin):
             ),
         )
 
-    def revisions_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
-        page = self._page(request, object_id)
+    def _revision_list(
+        self, request: HttpRequest, page: Page, page_number: int, errors: list[str], status: int
+    ) -> HttpResponse:
         return TemplateResponse(
             request,
             "admin/wiki/page/revision_list.html",
@@ -195,21 +207,34 @@ class PageAdmin(TabbedTranslationAdmin):
                 request,
                 _("Revisions of “%(title)s”") % {"title": page},
                 page,
-                revisions=list(revisions_of(page)),
+                history=presenters.history(page, _lang(request), revisions_of(page), page_number),
+                errors=errors,
                 diff_url=reverse("admin:wiki_page_revision_diff", args=[page.pk]),
                 revert_url_name=(
                     "admin:wiki_page_revert" if self.has_change_permission(request, page) else None
                 ),
             ),
+            status=status,
         )
 
+    @method_decorator(require_safe)
+    def revisions_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        page = self._page(request, object_id)
+        form = PageNumberForm(request.GET)
+        valid = form.is_valid()  # a bad page number: the first page, with the message
+        return self._revision_list(
+            request, page, form.number, errors_text(form), 200 if valid else 400
+        )
+
+    @method_decorator(require_safe)
     def revision_diff_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         page = self._page(request, object_id)
-        old_no, new_no = _number(request.GET.get("from")), _number(request.GET.get("to"))
-        if old_no is None or new_no is None:
-            raise BadRequest("Give two revision numbers.")
-        old_no, new_no = min(old_no, new_no), max(old_no, new_no)
-        old, new = get_revision(page, old_no), get_revision(page, new_no)
+        form = RevisionRangeForm(request.GET)
+        if not form.is_valid():
+            return self._revision_list(request, page, 1, errors_text(form), 400)
+        old_no, new_no = form.numbers
+        revisions = revisions_of(page)
+        old, new = get_revision(revisions, old_no), get_revision(revisions, new_no)
         return TemplateResponse(
             request,
             "admin/wiki/page/revision_diff.html",
@@ -218,32 +243,42 @@ class PageAdmin(TabbedTranslationAdmin):
                 _("Revision %(a)s → %(b)s of “%(title)s”")
                 % {"a": old_no, "b": new_no, "title": page},
                 page,
-                old=old,
-                new=new,
-                diffs=diff_snapshots(old.snapshot, new.snapshot),
+                diff=presenters.revision_diff(page, _lang(request), old, new),
             ),
         )
 
+    @method_decorator(require_http_methods(["GET", "HEAD", "POST"]))
     def revert_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
         page = self._page(request, object_id, change=True)
-        revision = get_revision(page, number)
+        revision = get_revision(revisions_of(page), number)
         if request.method == "POST":
-            return self._revert(request, page, revision)
+            form = RevertForm(request.POST)
+            if form.is_valid():
+                return self._revert(request, page, revision, form.cleaned_data["base_revision"])
+            return self._revert_confirm(request, page, revision, errors_text(form), status=400)
+        return self._revert_confirm(request, page, revision, [])
+
+    def _revert_confirm(
+        self, request: HttpRequest, page: Page, revision: Any, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         return TemplateResponse(
             request,
             "admin/wiki/page/revert_confirm.html",
             self._context(
                 request,
-                _("Restore revision %(n)s of “%(title)s”?") % {"n": number, "title": page},
+                _("Restore revision %(n)s of “%(title)s”?") % {"n": revision.number, "title": page},
                 page,
                 revision=revision,
                 current=page.revision_number,
+                errors=errors,
                 diffs=diff_snapshots(services.snapshot(page), revision.snapshot),
             ),
+            status=status,
         )
 
-    def _revert(self, request: HttpRequest, page: Page, revision: Any) -> HttpResponse:
-        expected = _number(request.POST.get("base_revision"))
+    def _revert(
+        self, request: HttpRequest, page: Page, revision: Any, expected: int
+    ) -> HttpResponse:
         try:
             new = services.revert_page(
                 page, revision, author=request.user, expected_revision=expected

@@ -1,16 +1,108 @@
-"""The admin's page form: an edit summary and the revision the editor started from."""
+"""Every request parameter of the wiki, read through a form.
+
+Public views: the revision range of a diff, the history's page number, the search query
+and its page. Admin: the page editor (edit summary, the revision the editor started from,
+the text limits, unknown tables), the revision range, the revert confirmation and the
+preview's language.
+
+Numbers are whole numbers in ASCII digits: ``"²".isdigit()`` is True and ``int("²")``
+raises, while ``int("٣")`` quietly reads 3 — neither is a revision number.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django import forms
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from . import services
 from .diff import diff_snapshots
 from .models import Page
+
+#: The largest number a revision or page number may be (PositiveIntegerField's ceiling).
+MAX_NUMBER = 2_147_483_647
+#: The longest search query read (longer ones are cut, as the search box's maxlength does).
+MAX_QUERY = 200
+
+
+class WholeNumberField(forms.IntegerField):
+    """A non-negative integer written in ASCII digits, at most ``MAX_NUMBER``."""
+
+    default_error_messages = {"invalid": _("Enter a whole number, such as 3.")}
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("min_value", 0)
+        kwargs.setdefault("max_value", MAX_NUMBER)
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str):
+            value = value.strip()
+            if value and not (value.isascii() and value.isdigit()):
+                raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class RevisionRangeForm(forms.Form):
+    """``?from=<n>&to=<m>``: two revisions to compare (given in either order)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # "from" is a Python keyword, so the fields are added here rather than declared.
+        messages = {"required": _("Choose two revisions to compare.")}
+        self.fields["from"] = WholeNumberField(label=_("From revision"), error_messages=messages)
+        self.fields["to"] = WholeNumberField(label=_("To revision"), error_messages=messages)
+
+    @property
+    def numbers(self) -> tuple[int, int]:
+        """The older and the newer revision number."""
+        low, high = self.cleaned_data["from"], self.cleaned_data["to"]
+        return min(low, high), max(low, high)
+
+
+class PageNumberForm(forms.Form):
+    """``?page=<n>``: which page of a long list (the first when absent)."""
+
+    page = WholeNumberField(label=_("Page"), required=False, min_value=1)
+
+    @property
+    def number(self) -> int:
+        return self.cleaned_data.get("page") or 1
+
+
+class SearchForm(PageNumberForm):
+    """``?q=<words>&page=<n>``: the wiki search."""
+
+    q = forms.CharField(label=_("Search"), required=False)
+
+    def clean_q(self) -> str:
+        return self.cleaned_data["q"][:MAX_QUERY].strip()
+
+
+class RevertForm(forms.Form):
+    """The revert confirmation: the revision the page was at when the editor looked."""
+
+    base_revision = WholeNumberField(widget=forms.HiddenInput)
+
+
+class PreviewForm(forms.Form):
+    """``?lang=<code>``: the language a preview is rendered in."""
+
+    lang = forms.ChoiceField(choices=settings.LANGUAGES)
+
+
+def errors_text(form: forms.Form) -> list[str]:
+    """A form's error messages, each once, in the order the fields come."""
+    seen: list[str] = []
+    for messages in form.errors.values():
+        for message in messages:
+            if message not in seen:
+                seen.append(str(message))
+    return seen
 
 
 class PageAdminForm(forms.ModelForm):
@@ -21,7 +113,7 @@ class PageAdminForm(forms.ModelForm):
         help_text=_("Say briefly what you changed and why; it appears in the page history."),
     )
     # The revision the form was opened at. A save that finds a newer revision is refused.
-    base_revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    base_revision = WholeNumberField(widget=forms.HiddenInput, required=False)
 
     class Meta:
         model = Page

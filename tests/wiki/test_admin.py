@@ -264,3 +264,45 @@ def test_an_editor_cannot_touch_card_data_or_users(client, editor):
             continue
         assert client.get(url).status_code == 403
     assert client.get(reverse("admin:auth_user_changelist")).status_code == 403
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "１", "x", "-1", "99999999999999"])
+def test_admin_revision_views_refuse_bad_numbers_with_a_message(admin_client, value):
+    page = make_page("energy", body_en="First")
+    page.body_en = "Second"
+    services.save_page(page)
+    diff = admin_client.get(
+        reverse("admin:wiki_page_revision_diff", args=[page.pk]), {"from": value, "to": "2"}
+    )
+    assert diff.status_code == 400 and 'class="errorlist"' in diff.content.decode()
+    listing = admin_client.get(
+        reverse("admin:wiki_page_revisions", args=[page.pk]), {"page": value}
+    )
+    assert listing.status_code == 400
+    revert = admin_client.post(
+        reverse("admin:wiki_page_revert", args=[page.pk, 1]), {"base_revision": value}
+    )
+    assert revert.status_code == 400 and 'class="errorlist"' in revert.content.decode()
+    page.refresh_from_db()
+    assert page.revision_number == 2 and page.body_en == "Second"
+
+
+def test_the_russian_admin_says_what_was_wrong_in_russian(admin_client):
+    page = make_page("energy")
+    response = admin_client.get(
+        reverse("admin:wiki_page_revision_diff", args=[page.pk]).replace("/en/", "/ru/"),
+        {"from": "²", "to": "1"},
+    )
+    assert response.status_code == 400 and "Введите целое число" in response.content.decode()
+
+
+def test_the_admin_history_marks_the_current_revision_on_every_page(admin_client):
+    page = make_page("energy", body_en="v1")
+    for n in range(2, 56):
+        page.body_en = f"v{n}"
+        services.save_page(page)
+    url = reverse("admin:wiki_page_revisions", args=[page.pk])
+    first = admin_client.get(url).content.decode()
+    assert first.count(">current<") == 1 and "restore 54" in first
+    second = admin_client.get(url, {"page": 2}).content.decode()
+    assert ">current<" not in second and "restore 5" in second
