@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import BadRequest, PermissionDenied
@@ -17,6 +16,8 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 from modeltranslation.admin import TabbedTranslationAdmin
+
+from core.admin import TranslationTabsMedia
 
 from . import presenters, reports, services
 from .diff import diff_snapshots
@@ -38,8 +39,9 @@ def _lang(request: HttpRequest) -> str:
 
 
 @admin.register(Page)
-class PageAdmin(TabbedTranslationAdmin):
+class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
     form = PageAdminForm
+    extra_css = ("wiki/admin/wiki-admin.css",)
     list_display = (
         "title",
         "slug",
@@ -62,20 +64,6 @@ class PageAdmin(TabbedTranslationAdmin):
             {"fields": ("edit_summary", "base_revision", "revision_number", "updated_at")},
         ),
     )
-
-    @property
-    def media(self) -> forms.Media:
-        # modeltranslation loads jQuery UI from a CDN, which our Content Security Policy
-        # blocks; a small local tabs widget (wiki/static) stands in for it.
-        base = super().media
-        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
-        if "modeltranslation/js/tabbed_translation_fields.js" in js:
-            js.insert(
-                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
-            )
-        css = {key: list(value) for key, value in base._css.items()}
-        css.setdefault("all", []).append("wiki/admin/wiki-admin.css")
-        return forms.Media(js=js, css=css)
 
     # -- saving -----------------------------------------------------------------
 
