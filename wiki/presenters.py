@@ -33,7 +33,6 @@ from .models import Page, PageRevision
 from .rendering import (
     Heading,
     UrlResolver,
-    WikiLink,
     extract_headings,
     fill_live_macros,
     render_markdown,
@@ -79,7 +78,6 @@ class PageView:
     body_fallback: bool
     html: SafeString
     toc: tuple[Heading, ...]
-    missing_links: tuple[WikiLink, ...]
 
     @property
     def untranslated(self) -> bool:
@@ -118,7 +116,6 @@ def render_body(page: Page, lang: str, directory: PageDirectory) -> dict:
         "body_lang": body.lang,
         "body_fallback": body.fallback,
         "toc": [(h.level, h.id, h.text) for h in rendered.headings if h.level <= 3],
-        "missing": [(w.slug, w.anchor, w.text) for w in rendered.missing_links],
         "live": list(rendered.live_macros),
     }
 
@@ -139,7 +136,6 @@ def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
         body_fallback=data["body_fallback"],
         html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
         toc=tuple(Heading(level, hid, text) for level, hid, text in data["toc"]),
-        missing_links=tuple(WikiLink(s, a, t) for s, a, t in data["missing"]),
     )
 
 

@@ -80,7 +80,6 @@ class Rendered:
 
     html: str
     headings: tuple[Heading, ...]
-    links: tuple[WikiLink, ...]
     missing_links: tuple[WikiLink, ...]
     unknown_macros: tuple[str, ...]
     live_macros: tuple[tuple[str, str | None], ...]
@@ -274,7 +273,6 @@ class _Context:
     resolver: LinkResolver | None = None
     alias_source: Sequence[Heading] = ()
     headings: list[Heading] = field(default_factory=list)
-    links: list[WikiLink] = field(default_factory=list)
     missing: list[WikiLink] = field(default_factory=list)
     unknown_macros: list[str] = field(default_factory=list)
     live_macros: list[tuple[str, str | None]] = field(default_factory=list)
@@ -323,7 +321,6 @@ def _render_wikilink(self, tokens: Sequence[Token], idx: int, options, env) -> s
     link: WikiLink = tokens[idx].meta["link"]
     resolver = ctx.resolver
     assert resolver is not None
-    ctx.links.append(link)
     if link.card is not None:
         text = link.text or _("Card #%(token)s") % {"token": link.card}
         return format_html(
@@ -414,7 +411,6 @@ def render_markdown(
     return Rendered(
         html=sanitize(html),
         headings=tuple(ctx.headings),
-        links=tuple(ctx.links),
         missing_links=tuple(ctx.missing),
         unknown_macros=tuple(ctx.unknown_macros),
         live_macros=tuple(ctx.live_macros),
