@@ -22,6 +22,9 @@ from django.utils.translation import gettext_lazy as _
 from . import services
 from .diff import diff_snapshots
 from .models import Page
+from .rendering import UrlResolver
+from .selectors import LANGUAGE_CODES, page_directory
+from .validation import body_problems
 
 #: The largest number a revision or page number may be (PositiveIntegerField's ceiling).
 MAX_NUMBER = 2_147_483_647
@@ -140,32 +143,54 @@ class PageAdminForm(forms.ModelForm):
         )
         return snap
 
+    def _check_bodies(self, cleaned: dict[str, Any]) -> None:
+        """Refuse a body past the limits or naming an unknown table, field by field."""
+        titles: dict[str, dict[str, str]] | None = None
+        for code in LANGUAGE_CODES:
+            field = f"body_{code}"
+            text = cleaned.get(field) or ""
+            if field not in self.fields or not text:
+                continue
+            if titles is None:
+                titles = page_directory().published_titles()
+            problems = body_problems(text, lang=code, resolver=UrlResolver(titles, url_lang=code))
+            for problem in problems:
+                self.add_error(field, problem)
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        conflict = self._check_conflict(cleaned)  # before the body checks drop bad fields
+        self._check_bodies(cleaned)
+        if conflict is not None:
+            raise conflict
+        return cleaned
+
+    def _check_conflict(self, cleaned: dict[str, Any]) -> forms.ValidationError | None:
+        """The edit-conflict error when someone saved the page after this form was opened."""
         if not self.instance.pk:
-            return cleaned
+            return None
         expected = cleaned.get("base_revision")
         # Runs inside the admin's transaction: nobody can save between this check and ours.
         current = services.current_revision_number(self.instance.pk)
-        if expected is None or expected != current:
-            latest = self.instance.revisions.order_by("-number").first()
-            theirs = latest.snapshot if latest else services.snapshot(self.instance)
-            self.conflict = {
-                "expected": expected,
-                "current": current,
-                "revision": latest,
-                "diffs": diff_snapshots(theirs, self.submitted_snapshot()),
-            }
-            # Saving again from this form is a deliberate choice made after seeing the diff.
-            self.data["base_revision"] = str(current)
-            raise forms.ValidationError(
-                gettext(
-                    "Someone else saved this page (revision %(current)s) after you opened it "
-                    "at revision %(expected)s. Your changes were NOT saved and nothing was "
-                    "overwritten. Compare their version with yours below, merge what you "
-                    "need into the form, then save again."
-                )
-                % {"current": current, "expected": expected if expected is not None else "?"},
-                code="edit_conflict",
+        if expected is not None and expected == current:
+            return None
+        latest = self.instance.revisions.order_by("-number").first()
+        theirs = latest.snapshot if latest else services.snapshot(self.instance)
+        self.conflict = {
+            "expected": expected,
+            "current": current,
+            "revision": latest,
+            "diffs": diff_snapshots(theirs, self.submitted_snapshot()),
+        }
+        # Saving again from this form is a deliberate choice made after seeing the diff.
+        self.data["base_revision"] = str(current)
+        return forms.ValidationError(
+            gettext(
+                "Someone else saved this page (revision %(current)s) after you opened it "
+                "at revision %(expected)s. Your changes were NOT saved and nothing was "
+                "overwritten. Compare their version with yours below, merge what you "
+                "need into the form, then save again."
             )
-        return cleaned
+            % {"current": current, "expected": expected if expected is not None else "?"},
+            code="edit_conflict",
+        )

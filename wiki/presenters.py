@@ -33,6 +33,7 @@ from .models import Page, PageRevision
 from .rendering import (
     Heading,
     UrlResolver,
+    WikiLink,
     extract_headings,
     fill_live_macros,
     render_markdown,
@@ -45,8 +46,9 @@ from .selectors import (
     pages_by_section,
     published_pages,
 )
+from .validation import content_problems, size_problems
 
-RENDERER_REVISION = "1"
+RENDERER_REVISION = "2"
 CACHE_SECONDS = 60 * 60 * 24
 REVISIONS_PER_PAGE = 50
 RESULTS_PER_PAGE = 10
@@ -139,26 +141,38 @@ def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class PreviewView:
+    """Unsaved text as it would read, and why it could not be saved as it is."""
+
+    title: str
+    summary: str
+    html: SafeString
+    toc: tuple[Heading, ...]
+    missing_links: tuple[WikiLink, ...]
+    problems: tuple[str, ...]
+
+
 def preview(
     title: str, summary: str, body: str, lang: str, directory: PageDirectory, english_body: str = ""
-) -> dict:
-    """Render unsaved text (the admin's preview): never cached."""
+) -> PreviewView:
+    """Render unsaved text (the admin's preview): never cached. A body past the limits is
+    not rendered at all: the preview only says what is wrong with it."""
+    too_big = size_problems(body)
+    if too_big:
+        return PreviewView(title, summary, mark_safe(""), (), (), tuple(too_big))
+    resolver = UrlResolver(directory.published_titles(), url_lang=lang)
     alias_source = extract_headings(english_body) if lang != DEFAULT_LANGUAGE else ()
-    rendered = render_markdown(
-        body,
-        lang=lang,
-        resolver=UrlResolver(directory.published_titles(), url_lang=lang),
-        alias_source=alias_source,
-    )
+    rendered = render_markdown(body, lang=lang, resolver=resolver, alias_source=alias_source)
     html = fill_live_macros(rendered.html, rendered.live_macros, lang)
-    return {
-        "title": title,
-        "summary": summary,
-        "html": mark_safe(html),  # sanitised by wiki.rendering.sanitize
-        "toc": [h for h in rendered.headings if h.level <= 3],
-        "missing_links": rendered.missing_links,
-        "unknown_macros": rendered.unknown_macros,
-    }
+    return PreviewView(
+        title=title,
+        summary=summary,
+        html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
+        toc=tuple(h for h in rendered.headings if h.level <= 3),
+        missing_links=rendered.missing_links,
+        problems=tuple(content_problems(body, lang=lang, resolver=resolver)),
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -306,3 +306,100 @@ def test_the_admin_history_marks_the_current_revision_on_every_page(admin_client
     assert first.count(">current<") == 1 and "restore 54" in first
     second = admin_client.get(url, {"page": 2}).content.decode()
     assert ">current<" not in second and "restore 5" in second
+
+
+# -- what a body may hold -------------------------------------------------------------------
+
+
+def errors_of(response, field: str) -> list[str]:
+    form = response.context["adminform"].form
+    return [str(e) for e in form.errors.get(field, [])]
+
+
+def test_the_reported_pathological_line_is_refused_quickly_naming_the_line(admin_client):
+    import time
+
+    page = make_page("energy", body_en="Intro")
+    line = "{{ a" + " " * 4000 + "x"
+    start = time.perf_counter()
+    response = admin_client.post(change_url(page), form_data(page, body_en=f"Intro\n\n{line}"))
+    assert time.perf_counter() - start < 1.0  # it held the write lock 13 s before
+    assert response.status_code == 200
+    assert errors_of(response, "body_en") == [
+        "Line 3 is 4,005 characters long; a line may hold at most 2,000. "
+        "Break it into shorter paragraphs."
+    ]
+    page.refresh_from_db()
+    assert page.body_en == "Intro" and page.revision_number == 1
+
+
+def test_an_unknown_table_is_refused_naming_its_line_in_the_editors_language(admin_client):
+    page = make_page("energy", body_en="Intro")
+    data = form_data(page, body_ru="Текст\n\n{{ energy_costs }}\n\n{{ no_such_table }}\n")
+    response = admin_client.post(change_url(page).replace("/en/", "/ru/"), data)
+    errors = errors_of(response, "body_ru")
+    assert errors[0] == "Строка 5: таблицы «no_such_table» нет."
+    assert "energy_costs" in errors[1]  # the tables that do exist
+    page.refresh_from_db()
+    assert not page.body_ru and page.revision_number == 1
+    # A new page is checked too.
+    response = admin_client.post(
+        reverse("admin:wiki_page_add").replace("/ru/", "/en/"),
+        {"slug": "x", "title_en": "X", "body_en": "{{ nope }}", "section": "basics", "order": 0},
+    )
+    assert response.status_code == 200 and errors_of(response, "body_en")[0].startswith("Line 1:")
+    assert not Page.objects.filter(slug="x").exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("x\n" * 1001, "The text has 1,001 lines; a page may hold at most 1,000."),
+        (
+            ("word " * 300 + "\n") * 40,
+            "The text is 60,038 characters long; a page may hold at most 50,000.",
+        ),
+        (
+            "\n\n".join(["{{ energy_costs }}"] * 21),
+            "The text has 21 tables; a page may show at most 20 (line 41 is one too many).",
+        ),
+        (
+            "\n".join(["[[zz]] " * 280] * 22),
+            "With its tables and links drawn, the page would be 887,047 characters of HTML; a page may be at most 250,000.",
+        ),
+    ],
+    ids=["lines", "length", "tables", "rendered-size"],
+)
+def test_a_body_past_the_limits_is_refused(admin_client, body, message):
+    page = make_page("energy", body_en="Intro")
+    response = admin_client.post(change_url(page), form_data(page, body_en=body))
+    assert any(error.startswith(message) for error in errors_of(response, "body_en"))
+    assert Page.objects.get(pk=page.pk).revision_number == 1
+
+
+def test_many_long_lines_are_named_three_then_counted(admin_client):
+    page = make_page("energy")
+    body = "\n".join(["y" * 2500] * 5)
+    errors = errors_of(
+        admin_client.post(change_url(page), form_data(page, body_en=body)), "body_en"
+    )
+    assert [e.split(" is ")[0] for e in errors[:3]] == ["Line 1", "Line 2", "Line 3"]
+    assert errors[3] == "2 more lines are too long."
+
+
+def test_a_conflict_and_a_bad_body_are_both_reported(admin_client):
+    page = make_page("energy", body_en="Base")
+    stale = form_data(page, body_en="{{ nope }}")
+    services.save_page(Page.objects.get(pk=page.pk))
+    html = admin_client.post(change_url(page), stale).content.decode()
+    assert "Edit conflict" in html and "there is no table called “nope”" in html
+
+
+def test_the_preview_says_why_a_body_cannot_be_saved(admin_client):
+    page = make_page("energy")
+    url = reverse("admin:wiki_page_preview") + "?lang=en"
+    long = admin_client.post(url, form_data(page, body_en="z" * 3000)).content.decode()
+    assert "cannot be saved as it is" in long and "Line 1 is 3,000 characters long" in long
+    assert "z" * 3000 not in long  # not rendered at all
+    unknown = admin_client.post(url, form_data(page, body_en="{{ nope }}")).content.decode()
+    assert "Line 1: there is no table called “nope”." in unknown

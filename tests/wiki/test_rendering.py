@@ -12,6 +12,7 @@ import wiki.macros
 import wiki.macros.registry
 import wiki.rendering
 import wiki.search
+import wiki.validation
 from wiki.rendering import StaticResolver, extract_headings, render_markdown, sanitize
 
 from .htmlcheck import live_html_problems
@@ -34,6 +35,7 @@ def render(text: str, lang: str = "en", **kwargs):
         wiki.macros,
         wiki.macros.registry,
         wiki.anchors,
+        wiki.validation,
     ],
 )
 def test_docstring_examples(module):
