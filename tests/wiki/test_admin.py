@@ -403,3 +403,34 @@ def test_the_preview_says_why_a_body_cannot_be_saved(admin_client):
     assert "z" * 3000 not in long  # not rendered at all
     unknown = admin_client.post(url, form_data(page, body_en="{{ nope }}")).content.decode()
     assert "Line 1: there is no table called “nope”." in unknown
+
+
+def test_the_missing_links_report_checks_markdown_links_to_the_site(admin_client):
+    make_page("roles", body_en="## Hash fallback\n")
+    make_page("hidden", published=False)
+    make_page(
+        "skills",
+        body_en=(
+            "[ok](/en/wiki/roles/#hash-fallback) [ru](/ru/wiki/roles/) [up](../roles/) "
+            "[here](#scoring) [cards](/en/cards/) [off](https://example.com/nope) "
+            "[mail](mailto:a@b.c) [bare](/wiki/roles/)\n\n## Scoring\n\n"
+            "[gone](/en/wiki/nowhere/) [sec](/en/wiki/roles/#nope) [hid](../hidden/) "
+            "[typo](/en/cardz/) [rel](roles/) [self](#nope-here) [css](/static/css/wiki.css) "
+            "[nocss](/static/css/none.css)"
+        ),
+    )
+    html = admin_client.get(reverse("admin:wiki_page_missing_links")).content.decode()
+    for written, problem in [
+        ("[gone](/en/wiki/nowhere/)", "no such page"),
+        ("[sec](/en/wiki/roles/#nope)", "no such section on that page"),
+        ("[hid](../hidden/)", "page not published"),
+        ("[typo](/en/cardz/)", "no such address on this site"),
+        ("[rel](roles/)", "no such address on this site"),
+        ("[self](#nope-here)", "no such section on that page"),
+        ("[nocss](/static/css/none.css)", "no such address on this site"),
+    ]:
+        row = html.split(f"<code>{written}</code>", 1)
+        assert len(row) == 2, written
+        assert problem in row[1].split("</tr>", 1)[0], written
+    for fine in ("[ok]", "[ru]", "[up]", "[here]", "[cards]", "[off]", "[mail]", "[bare]", "[css]"):
+        assert f"<code>{fine}(" not in html, fine
