@@ -25,6 +25,7 @@ from .forms import (
     PageAdminForm,
     PageNumberForm,
     PreviewForm,
+    PreviewTextForm,
     RevertForm,
     RevisionRangeForm,
     errors_text,
@@ -146,23 +147,23 @@ class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
         if not (self.has_add_permission(request) or self.has_change_permission(request)):
             raise PermissionDenied
         language = PreviewForm({"lang": request.GET.get("lang", DEFAULT_LANGUAGE)})
-        if not language.is_valid():
-            raise BadRequest("Unknown language.")
+        texts = PreviewTextForm(request.POST)
+        if not (language.is_valid() and texts.is_valid()):
+            raise BadRequest("Unknown language or unreadable text.")
         lang = language.cleaned_data["lang"]
-        post = request.POST
-        title = post.get(f"title_{lang}", "")
-        body = post.get(f"body_{lang}", "")
+        body = texts.text("body", lang)
+        english_body = texts.text("body", DEFAULT_LANGUAGE)
         fallback = False
         if lang != DEFAULT_LANGUAGE and not body.strip():
-            body, fallback = post.get(f"body_{DEFAULT_LANGUAGE}", ""), True
+            body, fallback = english_body, True
         with translation.override(lang):
             preview = presenters.preview(
-                title or post.get(f"title_{DEFAULT_LANGUAGE}", ""),
-                post.get(f"summary_{lang}", ""),
+                texts.text("title", lang) or texts.text("title", DEFAULT_LANGUAGE),
+                texts.text("summary", lang),
                 body,
                 DEFAULT_LANGUAGE if fallback else lang,
                 page_directory(),
-                english_body=post.get(f"body_{DEFAULT_LANGUAGE}", ""),
+                english_body=english_body,
             )
             return TemplateResponse(
                 request,

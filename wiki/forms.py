@@ -98,6 +98,19 @@ class PreviewForm(forms.Form):
     lang = forms.ChoiceField(choices=settings.LANGUAGES)
 
 
+class PreviewTextForm(forms.Form):
+    """The page editor's texts as posted to the preview: title, summary and body per
+    language, all optional (nothing is saved)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for field in services.TRANSLATED_KEYS:
+            self.fields[field] = forms.CharField(required=False, strip=field.startswith("title"))
+
+    def text(self, field: str, lang: str) -> str:
+        return self.cleaned_data.get(f"{field}_{lang}", "")
+
+
 def errors_text(form: forms.Form) -> list[str]:
     """A form's error messages, each once, in the order the fields come."""
     seen: list[str] = []
