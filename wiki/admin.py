@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import BadRequest, PermissionDenied
@@ -13,24 +12,37 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import translation
+from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_safe
 from modeltranslation.admin import TabbedTranslationAdmin
+
+from core.admin import TranslationTabsMedia
 
 from . import presenters, reports, services
 from .diff import diff_snapshots
-from .forms import PageAdminForm
+from .forms import (
+    PageAdminForm,
+    PageNumberForm,
+    PreviewForm,
+    PreviewTextForm,
+    RevertForm,
+    RevisionRangeForm,
+    errors_text,
+)
 from .models import Page
 from .selectors import DEFAULT_LANGUAGE, LANGUAGE_CODES, get_revision, page_directory, revisions_of
 
 
-def _number(value: str | None) -> int | None:
-    value = (value or "").strip()
-    return int(value) if value.isdigit() and len(value) <= 9 else None
+def _lang(request: HttpRequest) -> str:
+    lang = (getattr(request, "LANGUAGE_CODE", "") or DEFAULT_LANGUAGE).split("-")[0]
+    return lang if lang in LANGUAGE_CODES else DEFAULT_LANGUAGE
 
 
 @admin.register(Page)
-class PageAdmin(TabbedTranslationAdmin):
+class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
     form = PageAdminForm
+    extra_css = ("wiki/admin/wiki-admin.css",)
     list_display = (
         "title",
         "slug",
@@ -53,20 +65,6 @@ class PageAdmin(TabbedTranslationAdmin):
             {"fields": ("edit_summary", "base_revision", "revision_number", "updated_at")},
         ),
     )
-
-    @property
-    def media(self) -> forms.Media:
-        # modeltranslation loads jQuery UI from a CDN, which our Content Security Policy
-        # blocks; a small local tabs widget (wiki/static) stands in for it.
-        base = super().media
-        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
-        if "modeltranslation/js/tabbed_translation_fields.js" in js:
-            js.insert(
-                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
-            )
-        css = {key: list(value) for key, value in base._css.items()}
-        css.setdefault("all", []).append("wiki/admin/wiki-admin.css")
-        return forms.Media(js=js, css=css)
 
     # -- saving -----------------------------------------------------------------
 
@@ -148,23 +146,24 @@ class PageAdmin(TabbedTranslationAdmin):
             return HttpResponseRedirect(reverse("admin:wiki_page_changelist"))
         if not (self.has_add_permission(request) or self.has_change_permission(request)):
             raise PermissionDenied
-        lang = request.GET.get("lang", DEFAULT_LANGUAGE)
-        if lang not in LANGUAGE_CODES:
-            raise BadRequest("Unknown language.")
-        post = request.POST
-        title = post.get(f"title_{lang}", "")
-        body = post.get(f"body_{lang}", "")
+        language = PreviewForm({"lang": request.GET.get("lang", DEFAULT_LANGUAGE)})
+        texts = PreviewTextForm(request.POST)
+        if not (language.is_valid() and texts.is_valid()):
+            raise BadRequest("Unknown language or unreadable text.")
+        lang = language.cleaned_data["lang"]
+        body = texts.text("body", lang)
+        english_body = texts.text("body", DEFAULT_LANGUAGE)
         fallback = False
         if lang != DEFAULT_LANGUAGE and not body.strip():
-            body, fallback = post.get(f"body_{DEFAULT_LANGUAGE}", ""), True
+            body, fallback = english_body, True
         with translation.override(lang):
             preview = presenters.preview(
-                title or post.get(f"title_{DEFAULT_LANGUAGE}", ""),
-                post.get(f"summary_{lang}", ""),
+                texts.text("title", lang) or texts.text("title", DEFAULT_LANGUAGE),
+                texts.text("summary", lang),
                 body,
                 DEFAULT_LANGUAGE if fallback else lang,
                 page_directory(),
-                english_body=post.get(f"body_{DEFAULT_LANGUAGE}", ""),
+                english_body=english_body,
             )
             return TemplateResponse(
                 request,
@@ -172,6 +171,7 @@ class PageAdmin(TabbedTranslationAdmin):
                 {"preview": preview, "lang": lang, "fallback": fallback},
             )
 
+    @method_decorator(require_safe)
     def missing_links_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
@@ -186,8 +186,9 @@ class PageAdmin(TabbedTranslationAdmin):
             ),
         )
 
-    def revisions_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
-        page = self._page(request, object_id)
+    def _revision_list(
+        self, request: HttpRequest, page: Page, page_number: int, errors: list[str], status: int
+    ) -> HttpResponse:
         return TemplateResponse(
             request,
             "admin/wiki/page/revision_list.html",
@@ -195,21 +196,34 @@ class PageAdmin(TabbedTranslationAdmin):
                 request,
                 _("Revisions of “%(title)s”") % {"title": page},
                 page,
-                revisions=list(revisions_of(page)),
+                history=presenters.history(page, _lang(request), revisions_of(page), page_number),
+                errors=errors,
                 diff_url=reverse("admin:wiki_page_revision_diff", args=[page.pk]),
                 revert_url_name=(
                     "admin:wiki_page_revert" if self.has_change_permission(request, page) else None
                 ),
             ),
+            status=status,
         )
 
+    @method_decorator(require_safe)
+    def revisions_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
+        page = self._page(request, object_id)
+        form = PageNumberForm(request.GET)
+        valid = form.is_valid()  # a bad page number: the first page, with the message
+        return self._revision_list(
+            request, page, form.number, errors_text(form), 200 if valid else 400
+        )
+
+    @method_decorator(require_safe)
     def revision_diff_view(self, request: HttpRequest, object_id: int) -> HttpResponse:
         page = self._page(request, object_id)
-        old_no, new_no = _number(request.GET.get("from")), _number(request.GET.get("to"))
-        if old_no is None or new_no is None:
-            raise BadRequest("Give two revision numbers.")
-        old_no, new_no = min(old_no, new_no), max(old_no, new_no)
-        old, new = get_revision(page, old_no), get_revision(page, new_no)
+        form = RevisionRangeForm(request.GET)
+        if not form.is_valid():
+            return self._revision_list(request, page, 1, errors_text(form), 400)
+        old_no, new_no = form.numbers
+        revisions = revisions_of(page)
+        old, new = get_revision(revisions, old_no), get_revision(revisions, new_no)
         return TemplateResponse(
             request,
             "admin/wiki/page/revision_diff.html",
@@ -218,32 +232,42 @@ class PageAdmin(TabbedTranslationAdmin):
                 _("Revision %(a)s → %(b)s of “%(title)s”")
                 % {"a": old_no, "b": new_no, "title": page},
                 page,
-                old=old,
-                new=new,
-                diffs=diff_snapshots(old.snapshot, new.snapshot),
+                diff=presenters.revision_diff(page, _lang(request), old, new),
             ),
         )
 
+    @method_decorator(require_http_methods(["GET", "HEAD", "POST"]))
     def revert_view(self, request: HttpRequest, object_id: int, number: int) -> HttpResponse:
         page = self._page(request, object_id, change=True)
-        revision = get_revision(page, number)
+        revision = get_revision(revisions_of(page), number)
         if request.method == "POST":
-            return self._revert(request, page, revision)
+            form = RevertForm(request.POST)
+            if form.is_valid():
+                return self._revert(request, page, revision, form.cleaned_data["base_revision"])
+            return self._revert_confirm(request, page, revision, errors_text(form), status=400)
+        return self._revert_confirm(request, page, revision, [])
+
+    def _revert_confirm(
+        self, request: HttpRequest, page: Page, revision: Any, errors: list[str], status: int = 200
+    ) -> HttpResponse:
         return TemplateResponse(
             request,
             "admin/wiki/page/revert_confirm.html",
             self._context(
                 request,
-                _("Restore revision %(n)s of “%(title)s”?") % {"n": number, "title": page},
+                _("Restore revision %(n)s of “%(title)s”?") % {"n": revision.number, "title": page},
                 page,
                 revision=revision,
                 current=page.revision_number,
+                errors=errors,
                 diffs=diff_snapshots(services.snapshot(page), revision.snapshot),
             ),
+            status=status,
         )
 
-    def _revert(self, request: HttpRequest, page: Page, revision: Any) -> HttpResponse:
-        expected = _number(request.POST.get("base_revision"))
+    def _revert(
+        self, request: HttpRequest, page: Page, revision: Any, expected: int
+    ) -> HttpResponse:
         try:
             new = services.revert_page(
                 page, revision, author=request.user, expected_revision=expected

@@ -21,10 +21,13 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from .limits import MAX_LINES, WORD_DIFF_BUDGET
 from .models import Section
 from .selectors import LANGUAGE_CODES, TRANSLATED_FIELDS
 
 CONTEXT = 2
+#: Line pairs compared exactly; past it difflib's junk heuristic keeps the diff fast.
+LINE_DIFF_PAIRS = MAX_LINES * MAX_LINES
 _TOKEN = re.compile(r"\s+|\w+|[^\w\s]", re.UNICODE)
 
 
@@ -47,12 +50,49 @@ class FieldDiff:
     rows: tuple[Row, ...]
 
 
-def _words(old: str, new: str) -> tuple[SafeString, SafeString]:
+class _Budget:
+    """Token pairs the word diff may still compare in one ``diff_text`` call."""
+
+    def __init__(self, pairs: int) -> None:
+        self.pairs = pairs
+
+    def take(self, pairs: int) -> bool:
+        if pairs > self.pairs:
+            return False
+        self.pairs -= pairs
+        return True
+
+
+def _common_ends(a: list[str], b: list[str]) -> tuple[int, int]:
+    """How many tokens ``a`` and ``b`` share at the start and (after that) at the end."""
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
+def _words(old: str, new: str, budget: _Budget) -> tuple[SafeString, SafeString]:
+    """Two changed lines with their changed words marked.
+
+    The shared start and end are set aside first (cheap, and most edits touch a few
+    words); difflib then compares the middles, within ``budget``. A middle past what is
+    left of the budget is marked as one deletion and one insertion: difflib's cost grows
+    with the square of repeated tokens, and such a middle is a rewrite anyway.
+    """
     a, b = _TOKEN.findall(old), _TOKEN.findall(new)
-    left: list[str] = []
-    right: list[str] = []
-    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        old_part, new_part = escape("".join(a[i1:i2])), escape("".join(b[j1:j2]))
+    head, tail = _common_ends(a, b)
+    mid_a, mid_b = a[head : len(a) - tail], b[head : len(b) - tail]
+    left: list[str] = [escape("".join(a[:head]))]
+    right: list[str] = [escape("".join(b[:head]))]
+    if budget.take(len(mid_a) * len(mid_b)):
+        opcodes = SequenceMatcher(None, mid_a, mid_b, autojunk=False).get_opcodes()
+    else:
+        opcodes = [("replace", 0, len(mid_a), 0, len(mid_b))]
+    for op, i1, i2, j1, j2 in opcodes:
+        old_part, new_part = escape("".join(mid_a[i1:i2])), escape("".join(mid_b[j1:j2]))
         if op == "equal":
             left.append(old_part)
             right.append(new_part)
@@ -61,14 +101,22 @@ def _words(old: str, new: str) -> tuple[SafeString, SafeString]:
             left.append(f"<del>{old_part}</del>")
         if new_part:
             right.append(f"<ins>{new_part}</ins>")
+    left.append(escape("".join(a[len(a) - tail :])))
+    right.append(escape("".join(b[len(b) - tail :])))
     return mark_safe("".join(left)), mark_safe("".join(right))
 
 
 def diff_text(old: str, new: str, context: int = CONTEXT) -> list[Row]:
-    """Rows of a side-by-side diff of two texts (unchanged stretches shortened)."""
+    """Rows of a side-by-side diff of two texts (unchanged stretches shortened).
+
+    Lines are matched exactly while the texts are within ``LINE_DIFF_PAIRS`` line pairs
+    (``wiki.limits`` keeps a saved body within that), with difflib's faster junk
+    heuristic beyond, so an oversized old revision still diffs in bounded time.
+    """
     a, b = (old or "").splitlines(), (new or "").splitlines()
     rows: list[Row] = []
-    matcher = SequenceMatcher(None, a, b, autojunk=False)
+    budget = _Budget(WORD_DIFF_BUDGET)
+    matcher = SequenceMatcher(None, a, b, autojunk=len(a) * len(b) > LINE_DIFF_PAIRS)
     for group in matcher.get_grouped_opcodes(context) if a != b else []:
         if rows:
             rows.append(Row("skip", None, mark_safe(""), None, mark_safe("")))
@@ -81,7 +129,7 @@ def diff_text(old: str, new: str, context: int = CONTEXT) -> list[Row]:
             if op == "replace":
                 pairs = min(i2 - i1, j2 - j1)
                 for k in range(pairs):
-                    left, right = _words(a[i1 + k], b[j1 + k])
+                    left, right = _words(a[i1 + k], b[j1 + k], budget)
                     rows.append(Row("change", i1 + k + 1, left, j1 + k + 1, right))
                 i1, j1 = i1 + pairs, j1 + pairs
             for k in range(i1, i2):

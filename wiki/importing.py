@@ -12,14 +12,13 @@ order and related pages.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from django.conf import settings
 
 CONTENT_DIR = Path(__file__).resolve().parent / "content"
-FILE_NAME = re.compile(r"^(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.(?P<lang>[a-z]{2})\.md$")
+_SLUG_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 
 class ContentError(ValueError):
@@ -65,20 +64,38 @@ def parse_file(text: str) -> tuple[dict[str, str], str]:
     return meta, body
 
 
+def parse_file_name(name: str) -> tuple[str, str] | None:
+    """``"energy.ru.md"`` → ``("energy", "ru")``; None unless it is ``<slug>.<xx>.md`` with a
+    lowercase slug of words joined by single hyphens (read without a regular expression).
+
+    >>> parse_file_name("hero-lives.en.md"), parse_file_name("-x.en.md"), parse_file_name("a.EN.md")
+    (('hero-lives', 'en'), None, None)
+    """
+    stem, dot, extension = name.rpartition(".")
+    slug, dot2, lang = stem.rpartition(".")
+    if not (dot and dot2 and extension == "md" and len(lang) == 2 and lang.isascii()):
+        return None
+    if not lang.isalpha() or not lang.islower() or not slug or not set(slug) <= _SLUG_CHARS:
+        return None
+    if slug.startswith("-") or slug.endswith("-") or "--" in slug:
+        return None
+    return slug, lang
+
+
 def read_sources(directory: Path = CONTENT_DIR) -> list[PageSource]:
     """Every page found in ``directory``, sorted by slug."""
     languages = {code for code, _name in settings.LANGUAGES}
     default = settings.MODELTRANSLATION_DEFAULT_LANGUAGE
     sources: dict[str, PageSource] = {}
     for path in sorted(directory.glob("*.md")):
-        match = FILE_NAME.match(path.name)
-        if match is None or match["lang"] not in languages:
+        parsed = parse_file_name(path.name)
+        if parsed is None or parsed[1] not in languages:
             raise ContentError(f"{path.name}: expected <slug>.<{'|'.join(sorted(languages))}>.md")
         try:
             meta, body = parse_file(path.read_text(encoding="utf-8"))
         except ContentError as exc:
             raise ContentError(f"{path.name}: {exc}") from None
-        slug, lang = match["slug"], match["lang"]
+        slug, lang = parsed
         source = sources.setdefault(slug, PageSource(slug))
         source.files.append(path.name)
         if not meta.get("title"):

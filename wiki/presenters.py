@@ -1,4 +1,7 @@
-"""A page as the reader sees it: texts in their language, rendered body, table of contents.
+"""What the wiki's templates show, assembled: typed views of pages, lists, history, diffs
+and search results, in the visitor's language.
+
+A page as the reader sees it: texts in their language, rendered body, table of contents.
 
 Rendered HTML is cached per page revision and language. The key also holds the page's
 ``updated_at`` (any save, even one that bypassed the services), the page directory's
@@ -14,13 +17,19 @@ stale and the cache never needs invalidating when the collection changes.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.core.cache import cache
+from django.core.paginator import Page as ListPage
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
 from django.utils.safestring import SafeString, mark_safe
 
-from .models import Page
+from . import search
+from .diff import FieldDiff, diff_snapshots
+from .models import Page, PageRevision
 from .rendering import (
     Heading,
     UrlResolver,
@@ -29,10 +38,20 @@ from .rendering import (
     fill_live_macros,
     render_markdown,
 )
-from .selectors import DEFAULT_LANGUAGE, LocalizedText, PageDirectory, localized
+from .selectors import (
+    DEFAULT_LANGUAGE,
+    LocalizedText,
+    PageDirectory,
+    localized,
+    pages_by_section,
+    published_pages,
+)
+from .validation import content_problems, size_problems
 
-RENDERER_REVISION = "1"
+RENDERER_REVISION = "2"
 CACHE_SECONDS = 60 * 60 * 24
+REVISIONS_PER_PAGE = 50
+RESULTS_PER_PAGE = 10
 
 
 def _render_version() -> str:
@@ -61,7 +80,6 @@ class PageView:
     body_fallback: bool
     html: SafeString
     toc: tuple[Heading, ...]
-    missing_links: tuple[WikiLink, ...]
 
     @property
     def untranslated(self) -> bool:
@@ -100,7 +118,6 @@ def render_body(page: Page, lang: str, directory: PageDirectory) -> dict:
         "body_lang": body.lang,
         "body_fallback": body.fallback,
         "toc": [(h.level, h.id, h.text) for h in rendered.headings if h.level <= 3],
-        "missing": [(w.slug, w.anchor, w.text) for w in rendered.missing_links],
         "live": list(rendered.live_macros),
     }
 
@@ -121,27 +138,209 @@ def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
         body_fallback=data["body_fallback"],
         html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
         toc=tuple(Heading(level, hid, text) for level, hid, text in data["toc"]),
-        missing_links=tuple(WikiLink(s, a, t) for s, a, t in data["missing"]),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewView:
+    """Unsaved text as it would read, and why it could not be saved as it is."""
+
+    title: str
+    summary: str
+    html: SafeString
+    toc: tuple[Heading, ...]
+    missing_links: tuple[WikiLink, ...]
+    problems: tuple[str, ...]
 
 
 def preview(
     title: str, summary: str, body: str, lang: str, directory: PageDirectory, english_body: str = ""
-) -> dict:
-    """Render unsaved text (the admin's preview): never cached."""
+) -> PreviewView:
+    """Render unsaved text (the admin's preview): never cached. A body past the limits is
+    not rendered at all: the preview only says what is wrong with it."""
+    too_big = size_problems(body)
+    if too_big:
+        return PreviewView(title, summary, mark_safe(""), (), (), tuple(too_big))
+    resolver = UrlResolver(directory.published_titles(), url_lang=lang)
     alias_source = extract_headings(english_body) if lang != DEFAULT_LANGUAGE else ()
-    rendered = render_markdown(
-        body,
-        lang=lang,
-        resolver=UrlResolver(directory.published_titles(), url_lang=lang),
-        alias_source=alias_source,
-    )
+    rendered = render_markdown(body, lang=lang, resolver=resolver, alias_source=alias_source)
     html = fill_live_macros(rendered.html, rendered.live_macros, lang)
-    return {
-        "title": title,
-        "summary": summary,
-        "html": mark_safe(html),  # sanitised by wiki.rendering.sanitize
-        "toc": [h for h in rendered.headings if h.level <= 3],
-        "missing_links": rendered.missing_links,
-        "unknown_macros": rendered.unknown_macros,
-    }
+    return PreviewView(
+        title=title,
+        summary=summary,
+        html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
+        toc=tuple(h for h in rendered.headings if h.level <= 3),
+        missing_links=rendered.missing_links,
+        problems=tuple(content_problems(body, lang=lang, resolver=resolver)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Lists of pages
+
+
+@dataclass(frozen=True, slots=True)
+class PageLink:
+    """A page in a list: where it goes and its title/summary in the visitor's language."""
+
+    page: Page
+    title: LocalizedText
+    summary: LocalizedText
+
+    @property
+    def url(self) -> str:
+        return self.page.get_absolute_url()
+
+
+def page_link(page: Page, lang: str) -> PageLink:
+    return PageLink(page, localized(page, "title", lang), localized(page, "summary", lang))
+
+
+def page_links(pages: Iterable[Page], lang: str) -> list[PageLink]:
+    return [page_link(page, lang) for page in pages]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSection:
+    """A section of the wiki index with its published pages."""
+
+    key: str
+    label: str
+    links: tuple[PageLink, ...]
+
+
+def index_sections(lang: str) -> list[IndexSection]:
+    """The wiki index: every published page, grouped by section in display order."""
+    return [
+        IndexSection(group.key, group.label, tuple(page_links(group.pages, lang)))
+        for group in pages_by_section(published_pages())
+    ]
+
+
+# ---------------------------------------------------------------------------
+# History and diffs
+
+
+@dataclass(frozen=True, slots=True)
+class RevisionRow:
+    """A revision in a history list, with the revision before it in that list (or None)."""
+
+    revision: PageRevision
+    previous: int | None
+    current: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryView:
+    """One page of a page's history, newest first."""
+
+    page: Page
+    title: LocalizedText
+    rows: tuple[RevisionRow, ...]
+    pages: ListPage
+
+    @property
+    def comparable(self) -> bool:
+        """Two revisions or more: there is something to compare."""
+        return self.pages.paginator.count > 1
+
+
+def history(
+    page: Page, lang: str, revisions: QuerySet[PageRevision], page_number: int = 1
+) -> HistoryView:
+    """Page ``page_number`` of ``revisions`` (two small queries: the numbers, then the rows).
+
+    ``previous`` is the next older revision *in ``revisions``*, so the public history's
+    "changes" links skip the drafts it does not show.
+    """
+    numbers = list(revisions.values_list("number", flat=True))
+    listing = Paginator(numbers, REVISIONS_PER_PAGE).get_page(page_number)
+    shown = list(listing.object_list)
+    by_number = {revision.number: revision for revision in revisions.filter(number__in=shown)}
+    start = listing.start_index() - 1 if shown else 0
+    rows = tuple(
+        RevisionRow(
+            revision=by_number[number],
+            previous=numbers[start + i + 1] if start + i + 1 < len(numbers) else None,
+            current=number == page.revision_number,
+        )
+        for i, number in enumerate(shown)
+        if number in by_number
+    )
+    return HistoryView(page, localized(page, "title", lang), rows, listing)
+
+
+@dataclass(frozen=True, slots=True)
+class DiffView:
+    """Two revisions of a page side by side."""
+
+    page: Page
+    title: LocalizedText
+    old: PageRevision
+    new: PageRevision
+    diffs: tuple[FieldDiff, ...]
+
+
+def revision_diff(page: Page, lang: str, old: PageRevision, new: PageRevision) -> DiffView:
+    return DiffView(
+        page,
+        localized(page, "title", lang),
+        old,
+        new,
+        tuple(diff_snapshots(old.snapshot, new.snapshot)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Search
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    link: PageLink
+    title_html: SafeString
+    snippet: SafeString
+    matched_lang: str
+    other_language: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SearchView:
+    query: str
+    searched: bool
+    results: tuple[SearchResult, ...]
+    pages: ListPage
+    total: int
+
+
+def _result(hit: search.Hit, page: Page, terms: list[str], lang: str) -> SearchResult:
+    # Show the match in the visitor's language when the page matched there too.
+    matched = lang if lang in hit.langs else hit.langs[0]
+    body = localized(page, "body", matched)
+    text = (
+        localized(page, "summary", matched).value + "\n" + search.page_plain_text(page, body.lang)
+    )
+    link = page_link(page, lang)
+    return SearchResult(
+        link=link,
+        title_html=search.highlight(link.title.value, terms),
+        snippet=search.snippet(text, terms),
+        matched_lang=matched,
+        other_language=matched != lang,
+    )
+
+
+def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
+    """The published pages matching ``query``, best first, one page of results."""
+    terms = search.query_terms(query)
+    hits = search.search_pages(query) if terms else []
+    pages = published_pages().in_bulk([h.page_id for h in hits]) if hits else {}
+    hits = [h for h in hits if h.page_id in pages]
+    listing = Paginator(hits, RESULTS_PER_PAGE).get_page(page_number)
+    return SearchView(
+        query=query,
+        searched=bool(terms),
+        results=tuple(_result(h, pages[h.page_id], terms, lang) for h in listing.object_list),
+        pages=listing,
+        total=len(hits),
+    )

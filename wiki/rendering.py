@@ -9,7 +9,9 @@ the same position, so ``/ru/wiki/rarities/#wardrobe-score`` works); callouts
 
 Raw HTML in the Markdown is never passed through, and the final HTML is sanitised with
 nh3 against an allow-list of exactly what this renderer produces: staff-written text is
-untrusted too.
+untrusted too. The wiki's own syntax is read with plain string operations (no regular
+expression that could backtrack), so rendering time grows with the text's length and
+nothing else; ``wiki.limits`` bounds that length.
 
 >>> from wiki.rendering import StaticResolver, render_markdown
 >>> out = render_markdown("## Hello *world*\\n\\nSee [[rarities]].", lang="en",
@@ -42,6 +44,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 
 from . import macros
+from .limits import MAX_MACROS
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +83,6 @@ class Rendered:
 
     html: str
     headings: tuple[Heading, ...]
-    links: tuple[WikiLink, ...]
     missing_links: tuple[WikiLink, ...]
     unknown_macros: tuple[str, ...]
     live_macros: tuple[tuple[str, str | None], ...]
@@ -136,50 +138,127 @@ class StaticResolver(UrlResolver):
 # ---------------------------------------------------------------------------
 # Parsing rules
 
-_MACRO_LINE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+([^{}]*?))?\s*\}\}\s*")
-_WIKILINK = re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*?))?\]\]")
-_CARD_TARGET = re.compile(r"card:\s*(\d{1,12})")
-_ALIGN = re.compile(r"text-align:\s*(left|center|right)")
+_MAX_CARD_DIGITS = 12
+_ALIGNMENTS = ("left", "center", "right")
+
+
+def _is_macro_name(name: str) -> bool:
+    """``[A-Za-z_][A-Za-z0-9_]*``, checked without a regular expression."""
+    return (
+        bool(name)
+        and name.isascii()
+        and not name[0].isdigit()
+        and all(c.isalnum() or c == "_" for c in name)
+    )
+
+
+def parse_macro_line(line: str) -> tuple[str, str | None] | None:
+    """``(name, arg)`` when ``line`` is a macro line ``{{ name [arg] }}``, else None.
+
+    >>> parse_macro_line("{{ template_stats iron_pup }}  ")
+    ('template_stats', 'iron_pup')
+    >>> parse_macro_line("{{energy_costs}}"), parse_macro_line("{{ a" + " " * 4000 + "x")
+    (('energy_costs', None), None)
+    """
+    line = line.rstrip()
+    if not (line.startswith("{{") and line.endswith("}}")) or len(line) < 5:
+        return None
+    inner = line[2:-2]
+    if "{" in inner or "}" in inner:
+        return None
+    parts = inner.split(None, 1)
+    if not parts or not _is_macro_name(parts[0]):
+        return None
+    arg = parts[1].strip() if len(parts) > 1 else ""
+    return parts[0], arg or None
 
 
 def _macro_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     start = state.bMarks[start_line] + state.tShift[start_line]
-    line = state.src[start : state.eMarks[start_line]]
-    match = _MACRO_LINE.fullmatch(line)
-    if match is None:
+    if not state.src.startswith("{{", start):
+        return False
+    parsed = parse_macro_line(state.src[start : state.eMarks[start_line]])
+    if parsed is None:
         return False
     if silent:
         return True
     token = state.push("wiki_macro", "div", 0)
     token.block = True
     token.map = [start_line, start_line + 1]
-    token.meta = {"name": match.group(1), "arg": (match.group(2) or "").strip() or None}
+    token.meta = {"name": parsed[0], "arg": parsed[1]}
     state.line = start_line + 1
     return True
 
 
+# One character, no quantifier: a search for it is a single forward scan.
+_LINK_STOP = re.compile(r"[\[\]\n]")
+
+
+def _wikilink_end(src: str, start: int, stop: int) -> int | None:
+    """Where the ``]]`` closing a wiki link opened just before ``start`` is, or None.
+
+    A wiki link holds no bracket and no line break, so the first of those ends it: one
+    scan that stops there, never a backtrack.
+    """
+    found = _LINK_STOP.search(src, start, stop)
+    if found is None or not src.startswith("]]", found.start()) or found.start() + 2 > stop:
+        return None
+    return found.start()
+
+
+def match_wikilink(src: str, pos: int, stop: int) -> tuple[int, str, str | None] | None:
+    """The wiki link ``[[target|text]]`` at ``src[pos]``: (where it ends, target, text or
+    None), or None when there is none before ``stop``.
+
+    >>> match_wikilink("See [[roles#ties|the ties]].", 4, 28)
+    (27, 'roles#ties', 'the ties')
+    """
+    if not src.startswith("[[", pos):
+        return None
+    end = _wikilink_end(src, pos + 2, stop)
+    if end is None:
+        return None
+    target, sep, text = src[pos + 2 : end].partition("|")
+    if not target:
+        return None
+    return end + 2, target, text if sep else None
+
+
 def _wikilink_inline(state: StateInline, silent: bool) -> bool:
-    if not state.src.startswith("[[", state.pos):
+    found = match_wikilink(state.src, state.pos, state.posMax)
+    if found is None:
         return False
-    match = _WIKILINK.match(state.src, state.pos)
-    if match is None or match.end() > state.posMax:
-        return False
+    end, target, text = found
     if not silent:
         token = state.push("wikilink", "", 0)
-        token.meta = {"link": parse_link_target(match.group(1), match.group(2))}
-    state.pos = match.end()
+        token.meta = {"link": parse_link_target(target, text)}
+    state.pos = end
     return True
 
 
+def _card_token(target: str) -> int | None:
+    """``card:123`` → 123 (ASCII digits, at most ``_MAX_CARD_DIGITS``), else None."""
+    if not target.startswith("card:"):
+        return None
+    digits = target[5:].lstrip()
+    if digits.isascii() and digits.isdigit() and len(digits) <= _MAX_CARD_DIGITS:
+        return int(digits)
+    return None
+
+
 def parse_link_target(target: str, text: str | None = None) -> WikiLink:
-    """``"slug#anchor"`` or ``"card:123"`` (and an optional text) as a ``WikiLink``."""
+    """``"slug#anchor"`` or ``"card:123"`` (and an optional text) as a ``WikiLink``.
+
+    >>> parse_link_target(" Roles#Ties ", "the ties"), parse_link_target("card:7").card
+    (WikiLink(slug='roles', anchor='Ties', text='the ties', card=None), 7)
+    """
     target = target.strip()
     text = text.strip() if text and text.strip() else None
-    card = _CARD_TARGET.fullmatch(target)
-    if card:
-        return WikiLink(slug="", text=text, card=int(card.group(1)))
+    card = _card_token(target)
+    if card is not None:
+        return WikiLink(slug="", text=text, card=card)
     slug, _sep, anchor = target.partition("#")
     return WikiLink(slug=slug.strip().lower(), anchor=anchor.strip() or None, text=text)
 
@@ -221,9 +300,10 @@ def _headings_rule(state: StateCore) -> None:
             style = token.attrGet("style")
             if style:
                 token.attrs.pop("style", None)
-                align = _ALIGN.search(str(style))
-                if align:
-                    token.attrSet("class", f"align-{align.group(1)}")
+                # markdown-it writes exactly "text-align:<left|center|right>".
+                align = str(style).partition("text-align:")[2].strip().rstrip(";")
+                if align in _ALIGNMENTS:
+                    token.attrSet("class", f"align-{align}")
     # Aliases: the English heading ids at the same positions (see module docstring).
     source = ctx.alias_source
     if source:
@@ -274,10 +354,10 @@ class _Context:
     resolver: LinkResolver | None = None
     alias_source: Sequence[Heading] = ()
     headings: list[Heading] = field(default_factory=list)
-    links: list[WikiLink] = field(default_factory=list)
     missing: list[WikiLink] = field(default_factory=list)
     unknown_macros: list[str] = field(default_factory=list)
     live_macros: list[tuple[str, str | None]] = field(default_factory=list)
+    macros_drawn: int = 0
 
 
 def _ctx(env: Any) -> _Context:
@@ -308,6 +388,10 @@ def _render_callout(self, tokens: Sequence[Token], idx: int, options, env) -> st
 def _render_macro(self, tokens: Sequence[Token], idx: int, options, env) -> str:
     ctx = _ctx(env)
     name, arg = tokens[idx].meta["name"], tokens[idx].meta["arg"]
+    ctx.macros_drawn += 1
+    if ctx.macros_drawn > MAX_MACROS:
+        message = _("A page may show at most %(n)s tables; “%(name)s” is not drawn.")
+        return macros.error_box(message % {"n": MAX_MACROS, "name": name}) + "\n"
     macro = macros.get_macro(name)
     if macro is None:
         ctx.unknown_macros.append(name)
@@ -323,7 +407,6 @@ def _render_wikilink(self, tokens: Sequence[Token], idx: int, options, env) -> s
     link: WikiLink = tokens[idx].meta["link"]
     resolver = ctx.resolver
     assert resolver is not None
-    ctx.links.append(link)
     if link.card is not None:
         text = link.text or _("Card #%(token)s") % {"token": link.card}
         return format_html(
@@ -414,14 +497,13 @@ def render_markdown(
     return Rendered(
         html=sanitize(html),
         headings=tuple(ctx.headings),
-        links=tuple(ctx.links),
         missing_links=tuple(ctx.missing),
         unknown_macros=tuple(ctx.unknown_macros),
         live_macros=tuple(ctx.live_macros),
     )
 
 
-_PLACEHOLDER = re.compile(r'<div class="live-macro" title="(\d+)"></div>')
+_PLACEHOLDER = re.compile(r'<div class="live-macro" title="([0-9]+)"></div>')
 
 
 def fill_live_macros(html: str, live: Sequence[tuple[str, str | None]], lang: str) -> str:
@@ -475,10 +557,59 @@ def extract_links(text: str) -> tuple[WikiLink, ...]:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class MacroCall:
+    """A macro line of a text: its line number (from 1), the macro's name and argument."""
+
+    line: int
+    name: str
+    arg: str | None
+
+
+def macro_calls(text: str) -> tuple[MacroCall, ...]:
+    """Every macro line of a Markdown text, in order, with its line number."""
+    tokens, _unused = _parse(text)
+    return tuple(
+        MacroCall(t.map[0] + 1 if t.map else 0, t.meta["name"], t.meta["arg"])
+        for t in tokens
+        if t.type == "wiki_macro"
+    )
+
+
 def extract_macros(text: str) -> tuple[tuple[str, str | None], ...]:
     """Every macro line of a Markdown text as ``(name, arg)``, in order."""
+    return tuple((call.name, call.arg) for call in macro_calls(text))
+
+
+@dataclass(frozen=True, slots=True)
+class MarkdownLink:
+    """A Markdown link ``[text](href)`` as written, with the line it starts on (from 1)."""
+
+    line: int
+    href: str
+    text: str
+
+
+def extract_markdown_links(text: str) -> tuple[MarkdownLink, ...]:
+    """Every ``[text](href)`` link of a Markdown text (wiki links and images left out)."""
     tokens, _unused = _parse(text)
-    return tuple((t.meta["name"], t.meta["arg"]) for t in tokens if t.type == "wiki_macro")
+    found: list[MarkdownLink] = []
+    for token in tokens:
+        if token.type != "inline":
+            continue
+        line = token.map[0] + 1 if token.map else 0
+        children = token.children or []
+        for i, child in enumerate(children):
+            if child.type != "link_open":
+                continue
+            words = []
+            for inner in children[i + 1 :]:
+                if inner.type == "link_close":
+                    break
+                if inner.type in ("text", "code_inline"):
+                    words.append(inner.content)
+            found.append(MarkdownLink(line, str(child.attrGet("href") or ""), "".join(words)))
+    return tuple(found)
 
 
 def plain_text(text: str) -> str:

@@ -132,19 +132,6 @@ def remove_page(page_id: int) -> None:
             cursor.execute("DELETE FROM wiki_page_fts WHERE page_id = %s", [page_id])
 
 
-def rebuild_index() -> int:
-    """Re-index every page; returns how many."""
-    from .models import Page
-
-    if _sqlite():
-        with connection.cursor() as cursor:
-            cursor.execute("DELETE FROM wiki_page_fts")
-    pages = list(Page.objects.all())
-    for page in pages:
-        index_page(page)
-    return len(pages)
-
-
 # ---------------------------------------------------------------------------
 # Searching
 

@@ -38,11 +38,6 @@ def localized(obj: object, field: str, lang: str) -> LocalizedText:
     return LocalizedText(english, DEFAULT_LANGUAGE, bool(english.strip()))
 
 
-def is_translated(page: Page, lang: str) -> bool:
-    """True when the page's title and body exist in ``lang`` (its summary may be empty)."""
-    return all(bool((getattr(page, f"{f}_{lang}", None) or "").strip()) for f in ("title", "body"))
-
-
 @dataclass(frozen=True, slots=True)
 class DirectoryEntry:
     slug: str
@@ -117,11 +112,20 @@ def pages_by_section(pages: Iterable[Page]) -> list[SectionGroup]:
 
 
 def revisions_of(page: Page) -> QuerySet[PageRevision]:
+    """Every revision of a page, newest first (the admin's history)."""
     return page.revisions.select_related("author").order_by("-number")
 
 
-def get_revision(page: Page, number: int) -> PageRevision:
-    revision = page.revisions.select_related("author").filter(number=number).first()
+def public_revisions_of(page: Page) -> QuerySet[PageRevision]:
+    """The revisions the public may read, newest first: those saved while the page was
+    published. A draft written before the page was first published, or while it was
+    unpublished, stays in the admin's history only."""
+    return revisions_of(page).filter(snapshot__published=True)
+
+
+def get_revision(revisions: QuerySet[PageRevision], number: int) -> PageRevision:
+    """Revision ``number`` among ``revisions`` (``revisions_of`` or ``public_revisions_of``)."""
+    revision = revisions.filter(number=number).first()
     if revision is None:
         raise Http404("No such revision")
     return revision

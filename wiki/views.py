@@ -1,38 +1,29 @@
-"""Public wiki pages: index, page, history, diff and search."""
+"""Public wiki pages: index, page, history, diff and search.
+
+Every view answers GET and HEAD; every parameter is read through a form (``wiki.forms``),
+and bad input gets the page back with the form's message and a 400, never a 500.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from django.core.exceptions import BadRequest
-from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.safestring import SafeString
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET
-from django.views.decorators.vary import vary_on_headers
+from django.views.decorators.http import require_safe
 
 from core.cache import cached_page
+from core.htmx import render_page
 
-from . import search
-from .diff import diff_snapshots
+from . import presenters
+from .forms import PageNumberForm, RevisionRangeForm, SearchForm, errors_text
 from .models import Page
-from .presenters import page_view
 from .selectors import (
     LANGUAGE_CODES,
-    LocalizedText,
     get_published_page,
     get_revision,
-    localized,
     page_directory,
-    pages_by_section,
-    published_pages,
-    revisions_of,
+    public_revisions_of,
 )
-
-RESULTS_PER_PAGE = 10
-MAX_QUERY = 200
 
 
 def _lang() -> str:
@@ -40,140 +31,65 @@ def _lang() -> str:
     return lang if lang in LANGUAGE_CODES else "en"
 
 
-@dataclass(frozen=True, slots=True)
-class PageLink:
-    """A page in a list: where it goes and its title/summary in the visitor's language."""
-
-    page: Page
-    title: LocalizedText
-    summary: LocalizedText
-
-
-def _link(page: Page, lang: str) -> PageLink:
-    return PageLink(page, localized(page, "title", lang), localized(page, "summary", lang))
-
-
-@require_GET
+@require_safe
 @cached_page(depends_on=("wiki",))
 def page_index(request: HttpRequest) -> HttpResponse:
-    lang = _lang()
-    sections = [
-        (group.label, [_link(p, lang) for p in group.pages])
-        for group in pages_by_section(published_pages())
-    ]
+    sections = presenters.index_sections(_lang())
     return render(request, "wiki/page_index.html", {"sections": sections})
 
 
-@require_GET
+@require_safe
 @cached_page(depends_on=("wiki", "cards", "balance"))
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     lang = _lang()
     page = get_published_page(slug)
-    view = page_view(page, lang, page_directory())
-    related = [_link(p, lang) for p in page.related.all()]
+    view = presenters.page_view(page, lang, page_directory())
+    related = presenters.page_links(page.related.all(), lang)
     return render(request, "wiki/page_detail.html", {"view": view, "related": related})
 
 
-@require_GET
+def _history(
+    request: HttpRequest, page: Page, page_number: int, errors: list[str], status: int = 200
+) -> HttpResponse:
+    view = presenters.history(page, _lang(), public_revisions_of(page), page_number)
+    context = {"history": view, "errors": errors}
+    return render(request, "wiki/page_history.html", context, status=status)
+
+
+@require_safe
 @cached_page(depends_on=("wiki",))
 def page_history(request: HttpRequest, slug: str) -> HttpResponse:
-    lang = _lang()
     page = get_published_page(slug)
-    revisions = list(revisions_of(page))
-    return render(
-        request,
-        "wiki/page_history.html",
-        {"page": page, "title": localized(page, "title", lang), "revisions": revisions},
-    )
+    form = PageNumberForm(request.GET)
+    valid = form.is_valid()  # a bad page number: the first page, with the message
+    return _history(request, page, form.number, errors_text(form), 200 if valid else 400)
 
 
-def _revision_number(value: str | None) -> int | None:
-    if value is None or not value.strip().isdigit() or len(value.strip()) > 9:
-        return None
-    return int(value)
-
-
-@require_GET
+@require_safe
 @cached_page(depends_on=("wiki",))
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
-    lang = _lang()
     page = get_published_page(slug)
-    old_no = _revision_number(request.GET.get("from"))
-    new_no = _revision_number(request.GET.get("to"))
-    if old_no is None or new_no is None:
-        raise BadRequest("Give two revision numbers: ?from=<n>&to=<m>.")
-    if old_no > new_no:
-        old_no, new_no = new_no, old_no
-    old, new = get_revision(page, old_no), get_revision(page, new_no)
-    return render(
-        request,
-        "wiki/page_diff.html",
-        {
-            "page": page,
-            "title": localized(page, "title", lang),
-            "old": old,
-            "new": new,
-            "diffs": diff_snapshots(old.snapshot, new.snapshot),
-        },
-    )
+    form = RevisionRangeForm(request.GET)
+    if not form.is_valid():
+        # The history again, with the message: the visitor picks two revisions there.
+        return _history(request, page, 1, errors_text(form), status=400)
+    old_no, new_no = form.numbers
+    revisions = public_revisions_of(page)
+    old, new = get_revision(revisions, old_no), get_revision(revisions, new_no)
+    diff = presenters.revision_diff(page, _lang(), old, new)
+    return render(request, "wiki/page_diff.html", {"diff": diff})
 
 
-@dataclass(frozen=True, slots=True)
-class SearchResult:
-    link: PageLink
-    title_html: SafeString
-    snippet: SafeString
-    matched_lang: str
-    other_language: bool
-
-
-def _results(
-    hits: list[search.Hit], pages: dict[int, Page], terms: list[str], lang: str
-) -> list[SearchResult]:
-    results = []
-    for hit in hits:
-        page = pages[hit.page_id]
-        # Show the match in the visitor's language when the page matched there too.
-        matched = lang if lang in hit.langs else hit.langs[0]
-        body = localized(page, "body", matched)
-        text = (
-            localized(page, "summary", matched).value
-            + "\n"
-            + search.page_plain_text(page, body.lang)
-        )
-        link = _link(page, lang)
-        results.append(
-            SearchResult(
-                link=link,
-                title_html=search.highlight(link.title.value, terms),
-                snippet=search.snippet(text, terms),
-                matched_lang=matched,
-                other_language=matched != lang,
-            )
-        )
-    return results
-
-
-@require_GET
-@vary_on_headers("HX-Request")
+@require_safe
 @cached_page(depends_on=("wiki",))
 def search_view(request: HttpRequest) -> HttpResponse:
-    lang = _lang()
-    query = request.GET.get("q", "").strip()[:MAX_QUERY]
-    terms = search.query_terms(query)
-    hits = search.search_pages(query) if terms else []
-    pages = published_pages().in_bulk([h.page_id for h in hits]) if hits else {}
-    hits = [h for h in hits if h.page_id in pages]
-    paginator = Paginator(hits, RESULTS_PER_PAGE)
-    page_obj = paginator.get_page(request.GET.get("page"))
-    context = {
-        "query": query,
-        "searched": bool(terms),
-        "page_obj": page_obj,
-        "results": _results(list(page_obj.object_list), pages, terms, lang),
-        "total": paginator.count,
-    }
-    template = "wiki/search_results.html"
-    if request.htmx and not request.htmx.history_restore_request:
-        template += "#results"
-    return render(request, template, context)
+    form = SearchForm(request.GET)
+    valid = form.is_valid()  # a bad page number: the first page, with the message
+    view = presenters.search_results(form.cleaned_data.get("q", ""), _lang(), form.number)
+    return render_page(
+        request,
+        "wiki/search_results.html",
+        {"search": view, "query": view.query, "errors": errors_text(form)},
+        partial="results",
+        status=200 if valid else 400,
+    )

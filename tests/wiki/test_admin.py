@@ -264,3 +264,173 @@ def test_an_editor_cannot_touch_card_data_or_users(client, editor):
             continue
         assert client.get(url).status_code == 403
     assert client.get(reverse("admin:auth_user_changelist")).status_code == 403
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "１", "x", "-1", "99999999999999"])
+def test_admin_revision_views_refuse_bad_numbers_with_a_message(admin_client, value):
+    page = make_page("energy", body_en="First")
+    page.body_en = "Second"
+    services.save_page(page)
+    diff = admin_client.get(
+        reverse("admin:wiki_page_revision_diff", args=[page.pk]), {"from": value, "to": "2"}
+    )
+    assert diff.status_code == 400 and 'class="errorlist"' in diff.content.decode()
+    listing = admin_client.get(
+        reverse("admin:wiki_page_revisions", args=[page.pk]), {"page": value}
+    )
+    assert listing.status_code == 400
+    revert = admin_client.post(
+        reverse("admin:wiki_page_revert", args=[page.pk, 1]), {"base_revision": value}
+    )
+    assert revert.status_code == 400 and 'class="errorlist"' in revert.content.decode()
+    page.refresh_from_db()
+    assert page.revision_number == 2 and page.body_en == "Second"
+
+
+def test_the_russian_admin_says_what_was_wrong_in_russian(admin_client):
+    page = make_page("energy")
+    response = admin_client.get(
+        reverse("admin:wiki_page_revision_diff", args=[page.pk]).replace("/en/", "/ru/"),
+        {"from": "²", "to": "1"},
+    )
+    assert response.status_code == 400 and "Введите целое число" in response.content.decode()
+
+
+def test_the_admin_history_marks_the_current_revision_on_every_page(admin_client):
+    page = make_page("energy", body_en="v1")
+    for n in range(2, 56):
+        page.body_en = f"v{n}"
+        services.save_page(page)
+    url = reverse("admin:wiki_page_revisions", args=[page.pk])
+    first = admin_client.get(url).content.decode()
+    assert first.count(">current<") == 1 and "restore 54" in first
+    second = admin_client.get(url, {"page": 2}).content.decode()
+    assert ">current<" not in second and "restore 5" in second
+
+
+# -- what a body may hold -------------------------------------------------------------------
+
+
+def errors_of(response, field: str) -> list[str]:
+    form = response.context["adminform"].form
+    return [str(e) for e in form.errors.get(field, [])]
+
+
+def test_the_reported_pathological_line_is_refused_quickly_naming_the_line(admin_client):
+    import time
+
+    page = make_page("energy", body_en="Intro")
+    line = "{{ a" + " " * 4000 + "x"
+    start = time.perf_counter()
+    response = admin_client.post(change_url(page), form_data(page, body_en=f"Intro\n\n{line}"))
+    assert time.perf_counter() - start < 1.0  # it held the write lock 13 s before
+    assert response.status_code == 200
+    assert errors_of(response, "body_en") == [
+        "Line 3 is 4,005 characters long; a line may hold at most 2,000. "
+        "Break it into shorter paragraphs."
+    ]
+    page.refresh_from_db()
+    assert page.body_en == "Intro" and page.revision_number == 1
+
+
+def test_an_unknown_table_is_refused_naming_its_line_in_the_editors_language(admin_client):
+    page = make_page("energy", body_en="Intro")
+    data = form_data(page, body_ru="Текст\n\n{{ energy_costs }}\n\n{{ no_such_table }}\n")
+    response = admin_client.post(change_url(page).replace("/en/", "/ru/"), data)
+    errors = errors_of(response, "body_ru")
+    assert errors[0] == "Строка 5: таблицы «no_such_table» нет."
+    assert "energy_costs" in errors[1]  # the tables that do exist
+    page.refresh_from_db()
+    assert not page.body_ru and page.revision_number == 1
+    # A new page is checked too.
+    response = admin_client.post(
+        reverse("admin:wiki_page_add").replace("/ru/", "/en/"),
+        {"slug": "x", "title_en": "X", "body_en": "{{ nope }}", "section": "basics", "order": 0},
+    )
+    assert response.status_code == 200 and errors_of(response, "body_en")[0].startswith("Line 1:")
+    assert not Page.objects.filter(slug="x").exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("x\n" * 1001, "The text has 1,001 lines; a page may hold at most 1,000."),
+        (
+            ("word " * 300 + "\n") * 40,
+            "The text is 60,038 characters long; a page may hold at most 50,000.",
+        ),
+        (
+            "\n\n".join(["{{ energy_costs }}"] * 21),
+            "The text has 21 tables; a page may show at most 20 (line 41 is one too many).",
+        ),
+        (
+            "\n".join(["[[zz]] " * 280] * 22),
+            "With its tables and links drawn, the page would be 887,047 characters of HTML; a page may be at most 250,000.",
+        ),
+    ],
+    ids=["lines", "length", "tables", "rendered-size"],
+)
+def test_a_body_past_the_limits_is_refused(admin_client, body, message):
+    page = make_page("energy", body_en="Intro")
+    response = admin_client.post(change_url(page), form_data(page, body_en=body))
+    assert any(error.startswith(message) for error in errors_of(response, "body_en"))
+    assert Page.objects.get(pk=page.pk).revision_number == 1
+
+
+def test_many_long_lines_are_named_three_then_counted(admin_client):
+    page = make_page("energy")
+    body = "\n".join(["y" * 2500] * 5)
+    errors = errors_of(
+        admin_client.post(change_url(page), form_data(page, body_en=body)), "body_en"
+    )
+    assert [e.split(" is ")[0] for e in errors[:3]] == ["Line 1", "Line 2", "Line 3"]
+    assert errors[3] == "2 more lines are too long."
+
+
+def test_a_conflict_and_a_bad_body_are_both_reported(admin_client):
+    page = make_page("energy", body_en="Base")
+    stale = form_data(page, body_en="{{ nope }}")
+    services.save_page(Page.objects.get(pk=page.pk))
+    html = admin_client.post(change_url(page), stale).content.decode()
+    assert "Edit conflict" in html and "there is no table called “nope”" in html
+
+
+def test_the_preview_says_why_a_body_cannot_be_saved(admin_client):
+    page = make_page("energy")
+    url = reverse("admin:wiki_page_preview") + "?lang=en"
+    long = admin_client.post(url, form_data(page, body_en="z" * 3000)).content.decode()
+    assert "cannot be saved as it is" in long and "Line 1 is 3,000 characters long" in long
+    assert "z" * 3000 not in long  # not rendered at all
+    unknown = admin_client.post(url, form_data(page, body_en="{{ nope }}")).content.decode()
+    assert "Line 1: there is no table called “nope”." in unknown
+
+
+def test_the_missing_links_report_checks_markdown_links_to_the_site(admin_client):
+    make_page("roles", body_en="## Hash fallback\n")
+    make_page("hidden", published=False)
+    make_page(
+        "skills",
+        body_en=(
+            "[ok](/en/wiki/roles/#hash-fallback) [ru](/ru/wiki/roles/) [up](../roles/) "
+            "[here](#scoring) [cards](/en/cards/) [off](https://example.com/nope) "
+            "[mail](mailto:a@b.c) [bare](/wiki/roles/)\n\n## Scoring\n\n"
+            "[gone](/en/wiki/nowhere/) [sec](/en/wiki/roles/#nope) [hid](../hidden/) "
+            "[typo](/en/cardz/) [rel](roles/) [self](#nope-here) [css](/static/css/wiki.css) "
+            "[nocss](/static/css/none.css)"
+        ),
+    )
+    html = admin_client.get(reverse("admin:wiki_page_missing_links")).content.decode()
+    for written, problem in [
+        ("[gone](/en/wiki/nowhere/)", "no such page"),
+        ("[sec](/en/wiki/roles/#nope)", "no such section on that page"),
+        ("[hid](../hidden/)", "page not published"),
+        ("[typo](/en/cardz/)", "no such address on this site"),
+        ("[rel](roles/)", "no such address on this site"),
+        ("[self](#nope-here)", "no such section on that page"),
+        ("[nocss](/static/css/none.css)", "no such address on this site"),
+    ]:
+        row = html.split(f"<code>{written}</code>", 1)
+        assert len(row) == 2, written
+        assert problem in row[1].split("</tr>", 1)[0], written
+    for fine in ("[ok]", "[ru]", "[up]", "[here]", "[cards]", "[off]", "[mail]", "[bare]", "[css]"):
+        assert f"<code>{fine}(" not in html, fine

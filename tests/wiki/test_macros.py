@@ -75,6 +75,17 @@ def test_russian_tables_keep_game_terms_in_latin_letters():
     assert "Тир" in html and "unique" in html and "уникальный" not in html
     html = render("slot_weights", lang="ru")
     assert "paw" in html and "Вес слота" in html
+    assert "вражеская карта" in render("effect_kinds", lang="ru")
+
+
+def test_boosts_are_worded_by_the_one_vocabulary():
+    """The boosts table says what the match demo says: core.labels, with the engine's numbers."""
+    from core.labels import describe
+    from engine.types import BoostKind
+
+    with translation.override("ru"):
+        rows = {row[0]: row[1] for row in cells(render("boosts", lang="ru"))[1:]}
+        assert rows["Hero Patch"] == describe(BoostKind.HERO_PATCH)
 
 
 def test_numbers_use_the_page_language():
@@ -121,6 +132,20 @@ def test_other_apps_can_register_macros_and_use_the_table_helpers():
     finally:
         unregister_macro("test_live_table")
     assert get_macro("test_live_table") is None
+
+
+def test_the_table_template_escapes_values_and_keeps_styled_cells():
+    html = macros.table(
+        "t <x>",
+        [macros.Col("<b>A</b>"), macros.Col("N", num=True)],
+        [("<script>1</script>", 2), (macros.rarity_cell("epic"), "x & y")],
+        caption="<i>c</i>",
+    )
+    assert '<div class="macro" title="t &lt;x&gt;">' in html
+    assert '<th scope="col">&lt;b&gt;A&lt;/b&gt;</th>' in html
+    assert '<th scope="row">&lt;script&gt;1&lt;/script&gt;</th><td class="num">2</td>' in html
+    assert '<th scope="row"><span class="rarity rarity-epic">Epic</span></th>' in html
+    assert "<caption>&lt;i&gt;c&lt;/i&gt;</caption>" in html and "x &amp; y" in html
 
 
 # ---------------------------------------------------------------------------

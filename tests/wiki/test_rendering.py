@@ -9,8 +9,10 @@ import wiki.anchors
 import wiki.diff
 import wiki.importing
 import wiki.macros
+import wiki.macros.registry
 import wiki.rendering
 import wiki.search
+import wiki.validation
 from wiki.rendering import StaticResolver, extract_headings, render_markdown, sanitize
 
 from .htmlcheck import live_html_problems
@@ -24,7 +26,17 @@ def render(text: str, lang: str = "en", **kwargs):
 
 
 @pytest.mark.parametrize(
-    "module", [wiki.rendering, wiki.search, wiki.diff, wiki.importing, wiki.macros, wiki.anchors]
+    "module",
+    [
+        wiki.rendering,
+        wiki.search,
+        wiki.diff,
+        wiki.importing,
+        wiki.macros,
+        wiki.macros.registry,
+        wiki.anchors,
+        wiki.validation,
+    ],
 )
 def test_docstring_examples(module):
     result = doctest.testmod(module)
@@ -176,3 +188,147 @@ def test_every_macro_renders_in_both_languages_without_error():
                 html = render_macro(macro, None)
                 assert "macro-error" not in html, (name, lang, html)
                 assert "<table" in html, name
+
+
+# -- linear parsing: the pathological inputs -----------------------------------------------
+
+import re as _re  # noqa: E402
+import time  # noqa: E402
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from wiki.limits import MAX_LINE_CHARS, MAX_MACROS  # noqa: E402
+from wiki.rendering import match_wikilink, parse_link_target, parse_macro_line  # noqa: E402
+
+# The patterns the renderer used before it parsed by hand: kept here as the reference the
+# string parsing must agree with (on short inputs, where backtracking costs nothing).
+OLD_MACRO_LINE = _re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)(?:\s+([^{}]*?))?\s*\}\}\s*")
+OLD_WIKILINK = _re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*?))?\]\]")
+
+
+def seconds(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+# Each took seconds to minutes before: the macro-line pattern backtracked in cubic time
+# ({{ a + 4,000 spaces + x: 37 s). A generous bound, only to catch that kind of growth.
+PATHOLOGICAL = [
+    "{{ a" + " " * 4000 + "x",
+    "{{ a " + " " * 4000,
+    "{{ a" + "\t " * 2000 + "}",
+    "{{" + " a" * 2000,
+    "[[a|" + "x" * 4000,
+    "[[" * 1000,
+    "[[a|" * 500,
+    "![" * 1000,
+    "*a" * 1000,
+    "[a](" * 500,
+]
+
+
+@pytest.mark.parametrize("text", PATHOLOGICAL, ids=lambda t: f"{t[:8]!r}×{len(t)}")
+def test_pathological_lines_render_quickly(text):
+    assert seconds(lambda: render(text)) < 1.0
+    assert seconds(lambda: render("\n".join([text[:MAX_LINE_CHARS]] * 5))) < 1.0
+
+
+def test_the_reported_line_is_text_not_a_macro():
+    out = render("{{ a" + " " * 4000 + "x")
+    assert "macro" not in out.html and out.html.startswith("<p>{{ a")
+
+
+@given(st.text(alphabet="{} \taZ_9|x-é", max_size=24))
+def test_macro_lines_parse_as_the_old_pattern_did(line):
+    old = OLD_MACRO_LINE.fullmatch(line.lstrip(" "))
+    expected = (old.group(1), (old.group(2) or "").strip() or None) if old else None
+    assert parse_macro_line(line.lstrip(" ")) == expected
+
+
+@given(st.text(alphabet="[]|\n a#:1", max_size=24), st.integers(0, 24))
+def test_wiki_links_parse_as_the_old_pattern_did(text, pos):
+    stop = len(text)
+    old = OLD_WIKILINK.match(text, pos)
+    expected = (old.end(), old.group(1), old.group(2)) if old and old.end() <= stop else None
+    assert match_wikilink(text, pos, stop) == expected
+
+
+def test_a_page_draws_at_most_its_share_of_tables():
+    text = "\n\n".join(["{{ energy_costs }}"] * (MAX_MACROS + 2))
+    html = render(text).html
+    assert html.count('<table class="macro-table">') == MAX_MACROS
+    assert html.count('class="macro-error"') == 2 and "at most 20 tables" in html
+
+
+def test_card_links_take_ascii_digits_only():
+    assert parse_link_target("card: 42").card == 42
+    assert parse_link_target("card:٤٢").card is None
+    assert parse_link_target("card:" + "9" * 13).card is None
+
+
+def _repeats(items) -> list:
+    """The repeat nodes (*, +, ?, {m,n}) directly in a parsed pattern's sequence."""
+    return [arg for op, arg in items if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT)]
+
+
+def _flat(items) -> list:
+    """A parsed sequence with its (unquantified) groups spliced in."""
+    flat = []
+    for op, arg in items:
+        if op is _sre.SUBPATTERN:
+            flat += _flat(arg[-1])
+        else:
+            flat.append((op, arg))
+    return flat
+
+
+def _is_simple(items) -> bool:
+    """At most one quantifier per branch, quantifying a single character class or
+    literal: such a pattern is matched in linear time whatever the input."""
+    items = _flat(items)
+    branches = [items]
+    for op, arg in items:
+        if op is _sre.BRANCH:
+            if len(items) > 1:
+                return False
+            branches = [_flat(b) for b in arg[1]]
+    for branch in branches:
+        repeats = _repeats(branch)
+        if len(repeats) > 1:
+            return False
+        for _low, _high, inner in repeats:
+            if len(inner) != 1 or inner[0][0] not in (_sre.IN, _sre.LITERAL, _sre.NOT_LITERAL):
+                return False
+    return True
+
+
+import importlib  # noqa: E402
+import pkgutil  # noqa: E402
+import re._constants as _sre  # noqa: E402
+import re._parser as _re_parser  # noqa: E402
+
+
+def _wiki_patterns():
+    import wiki
+
+    for info in pkgutil.walk_packages(wiki.__path__, "wiki."):
+        if ".migrations" in info.name or ".management" in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if isinstance(value, _re.Pattern):
+                yield f"{info.name}.{name}", value
+
+
+def test_every_pattern_in_the_wiki_is_linear():
+    """The macro line once backtracked in cubic time; no pattern of the wiki may nest or
+    chain quantifiers again (the wiki's own syntax is parsed with string operations)."""
+    found = dict(_wiki_patterns())
+    assert "wiki.search.WORD" in found
+    assert [
+        name for name, p in found.items() if not _is_simple(list(_re_parser.parse(p.pattern)))
+    ] == []
+    assert not _is_simple(list(_re_parser.parse(OLD_MACRO_LINE.pattern)))
+    assert not _is_simple(list(_re_parser.parse(OLD_WIKILINK.pattern)))

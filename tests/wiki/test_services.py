@@ -108,11 +108,3 @@ def test_load_wiki_is_idempotent_and_keeps_editors_changes(shipped_wiki, django_
     rarities.refresh_from_db()
     assert "An editor's line." not in rarities.body_en
     assert rarities.revision_number == 3  # the editor's version stays in the history
-
-
-def test_load_demo_loads_the_wiki_when_there_are_no_pages():
-    from core.management.commands.load_demo import DEMO_STEPS
-
-    assert [s for s in DEMO_STEPS if s[2] == "load_wiki"] == [
-        ("Wiki pages", "wiki.Page", "load_wiki", {})
-    ]

@@ -280,3 +280,117 @@ def test_search_results_are_paginated(client):
     assert len(result_slugs(html)) == 10 and "12 pages found" in html
     page2 = client.get(url("wiki:search"), {"q": "shield", "page": 2}).content.decode()
     assert len(result_slugs(page2)) == 2
+
+
+# -- request parameters go through forms --------------------------------------------------
+
+# ASCII digits only: "²".isdigit() is True and int("²") raises; int("٣") and int("１") read 3
+# and 1, which no address of the site means.
+UNICODE_DIGITS = ["²", "٣", "１", "①", "߃", "৩", "𝟑", "1²", " ٣ "]
+
+
+@pytest.mark.parametrize("value", UNICODE_DIGITS)
+def test_unicode_digits_are_a_bad_request_everywhere(client, value):
+    page = make_page("roles")
+    services.save_page(page)
+    diff = url("wiki:diff", slug="roles")
+    for query in ({"from": value, "to": "2"}, {"from": "1", "to": value}):
+        response = client.get(diff, query)
+        assert response.status_code == 400
+        assert "Enter a whole number" in response.content.decode()
+    assert client.get(url("wiki:history", slug="roles"), {"page": value}).status_code == 400
+    response = client.get(url("wiki:search"), {"q": "roles", "page": value})
+    assert response.status_code == 400 and "Enter a whole number" in response.content.decode()
+
+
+def test_a_bad_diff_shows_the_history_with_the_message_in_the_visitors_language(client):
+    page = make_page("roles")
+    services.save_page(page)
+    response = client.get(url("wiki:diff", "ru", slug="roles"), {"from": "²"})
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert 'role="alert"' in html and "Введите целое число" in html
+    assert "Выберите две версии для сравнения." in html
+    assert 'name="from" value="1"' in html  # the compare form, to pick again
+
+
+def test_a_bad_search_page_is_a_400_with_the_first_page_of_results(client):
+    make_page("energy", title_en="Energy", body_en="energy")
+    response = client.get(url("wiki:search", "ru"), {"q": "energy", "page": "x"})
+    html = response.content.decode()
+    assert response.status_code == 400 and "Введите целое число" in html
+    assert result_slugs(html) == ["energy"]
+
+
+@pytest.mark.parametrize(
+    "name", ["wiki:index", "wiki:page", "wiki:history", "wiki:diff", "wiki:search"]
+)
+def test_head_is_answered_wherever_get_is(client, name):
+    page = make_page("roles")
+    services.save_page(page)
+    kwargs = {} if name in ("wiki:index", "wiki:search") else {"slug": "roles"}
+    query = "?from=1&to=2" if name == "wiki:diff" else ""
+    get = client.get(url(name, **kwargs) + query)
+    head = client.head(url(name, **kwargs) + query)
+    assert get.status_code == head.status_code == 200
+    assert head.content == b""
+    assert client.post(url(name, **kwargs) + query).status_code == 405
+
+
+def test_the_history_is_paged_and_each_row_links_its_own_changes(client, django_assert_num_queries):
+    page = make_page("roles", body_en="v1")
+    for n in range(2, 61):
+        page.body_en = f"v{n}"
+        services.save_page(page, summary=f"edit {n}")
+    history = url("wiki:history", slug="roles")
+    html = client.get(history).content.decode()
+    assert html.count('name="to"') == 50 and "edit 60" in html and "edit 10<" not in html
+    assert "?from=59&amp;to=60" in html and 'rel="next"' in html and "Page 1 of 2" in html
+    second = client.get(history, {"page": 2}).content.decode()
+    assert second.count('name="to"') == 10 and "edit 10" in second
+    assert "?from=9&amp;to=10" in second and "first version" in second
+    assert 'rel="prev"' in second
+    assert client.get(history, {"page": 99}).status_code == 200  # past the end: the last page
+    cache.clear()
+    # Content versions, the page (and its related pages), the revision numbers, the rows.
+    with django_assert_num_queries(5):
+        client.get(history, {"page": 2})
+
+
+# -- drafts stay private ------------------------------------------------------------------
+
+
+def test_drafts_written_before_publishing_never_reach_the_public(client, admin_client):
+    page = make_page("roles", body_en="Secret plan one", published=False)
+    page.body_en = "Secret plan two"
+    services.save_page(page)
+    page.body_en, page.published = "Public text", True
+    services.save_page(page, summary="publish")  # revision 3: the first the public may see
+    html = client.get(url("wiki:history", slug="roles")).content.decode()
+    assert "publish" in html and html.count('name="to"') == 1 and "first version" in html
+    for old in ("1", "2"):
+        response = client.get(url("wiki:diff", slug="roles"), {"from": old, "to": "3"})
+        assert response.status_code == 404
+        assert "Secret plan" not in response.content.decode()
+    # Staff still see every revision in the admin.
+    admin = admin_client.get(reverse("admin:wiki_page_revisions", args=[page.pk])).content.decode()
+    assert admin.count('name="to"') == 3
+    diff = reverse("admin:wiki_page_revision_diff", args=[page.pk]) + "?from=1&to=3"
+    assert "Secret" in admin_client.get(diff).content.decode()
+
+
+def test_drafts_written_while_unpublished_stay_private_too(client):
+    page = make_page("roles", body_en="Was public")
+    page.published = False
+    services.save_page(page)  # 2: taken down
+    page.body_en = "Unannounced draft"
+    services.save_page(page)  # 3: edited while hidden
+    page.body_en, page.published = "Public again", True
+    services.save_page(page)  # 4: back
+    html = client.get(url("wiki:history", slug="roles")).content.decode()
+    assert html.count('name="to"') == 2 and "?from=1&amp;to=4" in html
+    assert client.get(url("wiki:diff", slug="roles"), {"from": "3", "to": "4"}).status_code == 404
+    response = client.get(url("wiki:diff", slug="roles"), {"from": "1", "to": "4"})
+    html = response.content.decode()
+    assert response.status_code == 200 and "again" in html
+    assert "Unannounced" not in html

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from django.utils.translation import gettext as _
 
-from wiki.macros import Col, num, rarity_cell, register_macro, table
+from .registry import Col, num, rarity_cell, register_macro, table
 
 
 def _percent(chance: Fraction) -> str:

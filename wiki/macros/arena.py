@@ -12,36 +12,9 @@ from decimal import Decimal
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from wiki.macros import Col, dash, num, register_macro, signed, table
+from core import labels
 
-
-def slab_tier_name(value: object) -> str:
-    labels = {
-        "common": pgettext("slab tier", "common"),
-        "uncommon": pgettext("slab tier", "uncommon"),
-        "rare": pgettext("slab tier", "rare"),
-        "epic": pgettext("slab tier", "epic"),
-    }
-    return labels.get(str(value), str(value))
-
-
-def element_name(value: object) -> str:
-    labels = {
-        "sun": pgettext("slab element", "Sun"),
-        "moon": pgettext("slab element", "Moon"),
-        "star": pgettext("slab element", "Star"),
-    }
-    return labels.get(str(value), str(value))
-
-
-def bracket_name(value: object) -> str:
-    labels = {
-        "rookie": pgettext("slab bracket", "rookie"),
-        "pro": pgettext("slab bracket", "pro"),
-        "elite": pgettext("slab bracket", "elite"),
-        "open": pgettext("slab bracket", "open"),
-    }
-    return labels.get(str(value), str(value))
+from .registry import Col, dash, num, register_macro, signed, table
 
 
 def money(amount: Decimal) -> str:
@@ -136,7 +109,7 @@ def slab_stat_book(arg: str | None) -> str:
         tier_rows.append(
             (
                 label,
-                slab_tier_name(band.tier),
+                labels.label(band.tier),
                 _("attack %(bonus)s") % {"bonus": signed(power.bonus)} if power else _("none"),
                 num(power.cost) if power else dash(),
                 num(band.ko_points),
@@ -178,8 +151,8 @@ def slab_stat_book(arg: str | None) -> str:
         [
             (
                 num(i),
-                element_name(element),
-                element_name(slabs.ELEMENT_BEATS[element]),
+                labels.label(element),
+                labels.label(slabs.ELEMENT_BEATS[element]),
                 signed(slabs.ELEMENT_BONUS),
             )
             for i, element in enumerate(slabs.ELEMENT_BY_HASH)
@@ -209,10 +182,10 @@ def slab_brackets(arg: str | None) -> str:
     from engine import slabs
 
     rows = [
-        (bracket_name(b.bracket), money(b.cap) if b.cap is not None else _("no cap"))
+        (labels.label(b.bracket), money(b.cap) if b.cap is not None else _("no cap"))
         for b in slabs.BRACKETS
     ]
-    limited = [slab_tier_name(t) for t in slabs.SlabTier if t in slabs.TEAM_LIMITED_TIERS]
+    limited = [labels.label(t) for t in slabs.SlabTier if t in slabs.TEAM_LIMITED_TIERS]
     return table(
         "slab_brackets",
         (Col(_("Bracket")), Col(_("Total team value, at most"), num=True)),
