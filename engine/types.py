@@ -43,6 +43,7 @@ __all__ = [
     "Role",
     "RoleVote",
     "RuleResult",
+    "Side",
     "Skill",
     "SkillRow",
     "Slot",
@@ -214,6 +215,41 @@ class EndReason(_ValueEnum):
     SURRENDER = "surrender"
     DECKS_EXHAUSTED = "decks_exhausted"  # no card left on either side: Hero HP decides
     ROUND_LIMIT = "round_limit"  # the engine's round cap: Hero HP decides
+
+
+class Side(enum.IntEnum):
+    """A side of a paw-game match: ``A = 0`` and ``B = 1`` (they index the state's pairs).
+
+    Events, JSON and forms name a side by its ``key``, ``"a"`` or ``"b"``.
+
+    >>> Side.B.key, Side.from_key("a"), Side.A.other
+    ('b', <Side.A: 0>, <Side.B: 1>)
+    """
+
+    A = 0
+    B = 1
+
+    @property
+    def key(self) -> str:
+        """``"a"`` or ``"b"``: how events, JSON and forms name the side."""
+        return _SIDE_KEYS[self]
+
+    @property
+    def other(self) -> Side:
+        """The opponent."""
+        return _SIDE_LIST[1 - self]
+
+    @classmethod
+    def from_key(cls, key: str) -> Side:
+        """The side named ``"a"`` or ``"b"`` (ValueError for anything else)."""
+        try:
+            return _SIDE_LIST[_SIDE_KEYS.index(key)]
+        except ValueError:
+            raise ValueError(f"no side {key!r}") from None
+
+
+_SIDE_KEYS = ("a", "b")
+_SIDE_LIST = (Side.A, Side.B)
 
 
 class InvalidCardError(ValueError):

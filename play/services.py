@@ -37,14 +37,13 @@ from engine.match import (
     MatchState,
     Pick,
     Surrender,
-    action_from_json,
-    action_to_json,
     apply,
-    card_from_json,
-    card_to_json,
     new_match,
     opening_events,
 )
+from engine.serialize import action_from_json, action_to_json
+from engine.serialize import match_card_from_json as card_from_json
+from engine.serialize import match_card_to_json as card_to_json
 from engine.simulate import play_match
 from engine.types import Rarity
 
