@@ -36,6 +36,7 @@ def seeds() -> Path:
         pytest.fail(message)
     pytest.skip(message)
 
+
 # Every keyword example RULES.md §4 and seed 001 give, per skill.
 EXAMPLES = {
     Skill.ARCANE: ("hex", "oracle", "scepter"),
