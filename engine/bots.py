@@ -55,7 +55,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, state: MatchState, side: int, rng: random.Random) -> Action: ...
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action: ...
 
 
 class RandomBot:
@@ -63,7 +63,7 @@ class RandomBot:
 
     name = "random"
 
-    def act(self, state: MatchState, side: int, rng: random.Random) -> Action:
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action:
         actions = legal_actions(state, side)
         if state.players[side].pick is not None:
             actions = [a for a in actions if not isinstance(a, Pick)]
@@ -112,7 +112,7 @@ class GreedyBot:
             self._strength[id(deck)] = entry
         return entry[1]
 
-    def act(self, state: MatchState, side: int, rng: random.Random) -> Action:
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action:
         me = state.players[side]
         foe = state.players[1 - side]
         deck = state.decks[side]

@@ -122,7 +122,6 @@ __all__ = [
     "ACTION_TYPES",
     "BOOST_KEYS",
     "DECK_ERROR_CODES",
-    "END_REASONS",
     "EVENT_CODES",
     "ILLEGAL_CODES",
     "SIDES",
@@ -166,10 +165,6 @@ _BOOST = {b.key: b for b in BOOSTS}
 BOOST_KEYS: tuple[BoostKind, ...] = tuple(b.key for b in BOOSTS)
 CHARGE, SWITCH, RAGE, GUARD_UP, HERO_PATCH = BoostKind
 assert tuple(BoostKind) == BOOST_KEYS, BOOST_KEYS
-
-# Why a match ended: a Hero fell, both fell in the same beat, a surrender, both decks
-# spent (no card left on either side), or the round cap. The last two go to the higher Hero HP.
-END_REASONS: tuple[EndReason, ...] = tuple(EndReason)
 
 # Every event code the engine emits, with its parameters (the site words each one).
 # ``side`` is the acting side; ``target`` the side hit. ``cap``, ``threshold`` and
@@ -1664,14 +1659,14 @@ def _heal(w: _Side, amount: int) -> int:
 # ---------------------------------------------------------------------------
 # Names that moved
 
-_MOVED = {"action_to_json": "action_to_json", "action_from_json": "action_from_json"}
+_MOVED_TO_SERIALIZE = frozenset({"action_to_json", "action_from_json"})
 
 
 def __getattr__(name: str) -> Any:
     """The action codecs moved to ``engine.serialize``; ``bench/load.py`` still imports
     ``engine.match.action_to_json`` (a lazy re-export, so no import cycle)."""
-    if name in _MOVED:
+    if name in _MOVED_TO_SERIALIZE:
         from engine import serialize
 
-        return getattr(serialize, _MOVED[name])
+        return getattr(serialize, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
