@@ -21,10 +21,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.labels import label_of
+from core.labels import label, label_of
 from core.narration import Registry, Say
 from engine.match import DECK_ERROR_CODES, EVENT_CODES, ILLEGAL_CODES, Event
-from engine.types import BoostKind, EffectSlot, EndReason
+from engine.types import BoostKind, EffectKind, EffectSlot, EndReason, Skill
 
 __all__ = [
     "DECK_ERRORS",
@@ -101,6 +101,11 @@ def _boost(p: Mapping[str, Any]) -> str:
     return label_of(BoostKind, p.get("boost"))
 
 
+def _actor_boost(p: Mapping[str, Any], boost: BoostKind) -> dict[str, Any]:
+    """The sentence parameters of a boost event: who, which boost (its name), the numbers."""
+    return {**p, "actor": _actor(p["side"]), "boost": label(boost)}
+
+
 def result_text(result: str | None) -> str:
     """The result of a match (``"a"``, ``"b"``, ``"draw"``; None while it runs)."""
     if result == "a":
@@ -135,11 +140,14 @@ def _strike_notes(p: Mapping[str, Any]) -> str:
     if p["first_strike"]:
         notes.append(_("first strike"))
     if p["rage"]:
-        notes.append(_("Rage +%(n)s") % {"n": p["rage"]})
+        notes.append(_("%(boost)s +%(n)s") % {"boost": label(BoostKind.RAGE), "n": p["rage"]})
     if p["wounded_rage"]:
-        notes.append(_("Wounded Rage +%(n)s") % {"n": p["wounded_rage"]})
+        notes.append(
+            _("%(effect)s +%(n)s")
+            % {"effect": label(EffectKind.WOUNDED_RAGE), "n": p["wounded_rage"]}
+        )
     if p.get("pierce"):
-        notes.append(_("Pierce: DEF skipped"))
+        notes.append(_("%(skill)s: DEF skipped") % {"skill": label(Skill.PIERCE)})
     return f" ({'; '.join(notes)})" if notes else ""
 
 
@@ -174,39 +182,36 @@ def _pick(p: Mapping[str, Any], v: Any) -> str:
 
 @_event("boost.charge", kind="boost")
 def _charge(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(actor)s — Charge: +%(amount)s NRG (now %(nrg)s).") % {
-        "actor": _actor(p["side"]),
-        **p,
-    }
+    return _("%(actor)s — %(boost)s: +%(amount)s NRG (now %(nrg)s).") % _actor_boost(
+        p, BoostKind.CHARGE
+    )
 
 
 @_event("boost.switch", kind="boost")
 def _switch(p: Mapping[str, Any], v: Any) -> str:
     return _(
-        "%(actor)s — Switch: %(name)s returns to the deck (HP %(hp)s, DEF %(def)s kept); "
+        "%(actor)s — %(boost)s: %(name)s returns to the deck (HP %(hp)s, DEF %(def)s kept); "
         "%(to_name)s will enter."
-    ) % {"actor": _actor(p["side"]), **p}
+    ) % _actor_boost(p, BoostKind.SWITCH)
 
 
 @_event("boost.rage", kind="boost")
 def _rage(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(actor)s — Rage: +%(amount)s ATK this round.") % {"actor": _actor(p["side"]), **p}
+    return _("%(actor)s — %(boost)s: +%(amount)s ATK this round.") % _actor_boost(p, BoostKind.RAGE)
 
 
 @_event("boost.guard_up", kind="boost", section="shield")
 def _guard_up(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(actor)s — Guard Up: %(name)s +%(amount)s DEF (DEF %(def)s).") % {
-        "actor": _actor(p["side"]),
-        **p,
-    }
+    return _("%(actor)s — %(boost)s: %(name)s +%(amount)s DEF (DEF %(def)s).") % _actor_boost(
+        p, BoostKind.GUARD_UP
+    )
 
 
 @_event("boost.hero_patch", kind="boost")
 def _hero_patch(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(actor)s — Hero Patch: +%(amount)s Hero HP (now %(hp)s).") % {
-        "actor": _actor(p["side"]),
-        **p,
-    }
+    return _("%(actor)s — %(boost)s: +%(amount)s Hero HP (now %(hp)s).") % _actor_boost(
+        p, BoostKind.HERO_PATCH
+    )
 
 
 @_event("commit", kind="commit")
@@ -236,7 +241,12 @@ def _undercharged(p: Mapping[str, Any], v: Any) -> str:
 
 @_event("arcane.bonus", kind="skill")
 def _arcane(p: Mapping[str, Any], v: Any) -> str:
-    return _("Arcane: %(name)s gets +%(bonus)s on its Deploy and Passive values.") % p
+    return _("%(skill)s: %(name)s gets +%(bonus)s on its %(deploy)s and %(passive)s values.") % {
+        **p,
+        "skill": label(Skill.ARCANE),
+        "deploy": label(EffectSlot.DEPLOY),
+        "passive": label(EffectSlot.PASSIVE),
+    }
 
 
 @_event("deploy.lost", kind="effect")
@@ -290,21 +300,27 @@ def _buff_atk(p: Mapping[str, Any], v: Any) -> str:
 
 @_event("effect.burn", kind="damage")
 def _burn(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(hero)s: −%(amount)s HP from %(name)s's burn; %(hp)s left.") % {
+    return _("%(hero)s: −%(amount)s HP from %(name)s (%(effect)s); %(hp)s left.") % {
         **p,
         "hero": _hero(p["target"]),
+        "effect": label(EffectKind.BURN),
     }
 
 
 @_event("strike.order", kind="order")
 def _strike_order(p: Mapping[str, Any], v: Any) -> str:
+    speed = label(Skill.SPEED)
     if p["mode"] == "first_strike":
-        return _("Speed: %(owner)s strikes first.") % {"owner": _card_owner(p["first"])}
-    if p["mode"] == "speed_initiative":
-        return _("Both cards have Speed: initiative decides, %(owner)s strikes first.") % {
-            "owner": _card_owner(p["first"])
+        return _("%(skill)s: %(owner)s strikes first.") % {
+            "skill": speed,
+            "owner": _card_owner(p["first"]),
         }
-    return _("Neither card has Speed: both strike at once.")
+    if p["mode"] == "speed_initiative":
+        return _("Both cards have %(skill)s: initiative decides, %(owner)s strikes first.") % {
+            "skill": speed,
+            "owner": _card_owner(p["first"]),
+        }
+    return _("Neither card has %(skill)s: both strike at once.") % {"skill": speed}
 
 
 @_event("strike.card", kind="strike", section="shield")
@@ -329,9 +345,10 @@ def _prevented(p: Mapping[str, Any], v: Any) -> str:
 
 @_event("steal.heal", kind="heal")
 def _steal(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(hero)s: +%(amount)s HP (Steal, %(name)s); now %(hp)s.") % {
+    return _("%(hero)s: +%(amount)s HP (%(skill)s, %(name)s); now %(hp)s.") % {
         **p,
         "hero": _hero(p["side"]),
+        "skill": label(Skill.STEAL),
     }
 
 
@@ -353,9 +370,9 @@ def _round_end(p: Mapping[str, Any], v: Any) -> str:
 @_event("hero_patch.counted", kind="heal")
 def _patch_counted(p: Mapping[str, Any], v: Any) -> str:
     return _(
-        "%(hero)s: +%(amount)s HP from the unused Hero Patch, counted because no card is "
+        "%(hero)s: +%(amount)s HP from the unused %(boost)s, counted because no card is "
         "left on either side; now %(hp)s."
-    ) % {**p, "hero": _hero(p["side"])}
+    ) % {**p, "hero": _hero(p["side"]), "boost": label(BoostKind.HERO_PATCH)}
 
 
 @_event("surrender", kind="end")
@@ -406,13 +423,19 @@ for _code, _text in {
     "card_defeated": lambda: _("That card has been defeated."),
     "pick_required": lambda: _("Pick a card to deploy before you commit."),
     "unknown_boost": lambda: _("There is no such boost."),
-    "switch_target": lambda: _("Switch needs another card that is still in play."),
     "stale": lambda: _(
         "That form was out of date (the match had moved on, or it was sent twice). "
         "Nothing was changed; here is the match as it stands."
     ),
 }.items():
     REFUSALS.register(_code)(_say(_text))
+
+
+@REFUSALS.register("switch_target")
+def _switch_target(p: Mapping[str, Any], v: Any) -> str:
+    return _("%(boost)s needs another card that is still in play.") % {
+        "boost": label(BoostKind.SWITCH)
+    }
 
 
 @REFUSALS.register("boost_used")

@@ -103,6 +103,7 @@ class SideView:
     committed: bool
     rage: int
     picked: CardView | None = None
+    wounded_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class Controls:
     can_commit: bool = False
     must_pick: bool = False
     boosts_per_round: int = BOOSTS_PER_ROUND
+    switch_label: str = ""
 
 
 @dataclass
@@ -225,6 +227,7 @@ def _side_view(state: MatchState, side: int, *, reveal_pick: bool) -> SideView:
         committed=p.committed,
         rage=p.rage,
         picked=picked,
+        wounded_label=label(EffectKind.WOUNDED_RAGE),
     )
 
 
@@ -244,7 +247,7 @@ def board(state: MatchState, *, reveal_bot: bool = False) -> BoardView:
 
 def controls(state: MatchState, view: BoardView) -> Controls:
     """The player's legal moves, as button values for the action form."""
-    out = Controls()
+    out = Controls(switch_label=label(BoostKind.SWITCH))
     if state.over:
         return out
     p = state.players[A]
