@@ -71,10 +71,11 @@ def play_index(request: HttpRequest) -> HttpResponse:
 def match_start(request: HttpRequest) -> HttpResponse:
     """Start a match with the posted cards (``card`` repeated), or go back and say why."""
     form = DeckForm(request.POST)
-    tokens: list[int] = form.cleaned_data["card"] if form.is_valid() else []
+    if not form.is_valid():
+        messages.error(request, deck_error("unknown_card"))
+        return redirect(presenters.builder_url())
+    tokens = form.cleaned_data["card"]
     try:
-        if not form.is_valid():
-            raise services.DeckError("unknown_card")
         match = services.start_match(_session_key(request, create=True) or "", tokens)
     except (InvalidDeckError, services.DeckError) as exc:
         messages.error(request, deck_error(exc.code, exc.params))
