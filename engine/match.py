@@ -997,6 +997,8 @@ class Recorder:
     @classmethod
     def resume(cls, record: Replay) -> Recorder:
         """A recorder that goes on from ``record`` (one made with its log)."""
+        if not record.rounds:
+            raise ValueError("only a record made with its log can be resumed")
         recorder = cls(record.state, log=False)
         recorder.actions = list(record.actions)
         recorder.logging = True
