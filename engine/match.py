@@ -1490,15 +1490,25 @@ class _Work:
 
     def _die(self, side: int) -> None:
         """Side's active card is at 0 HP: it leaves the field, then its Last Breath fires."""
+        self._last_breath(side, self._leave(side))
+
+    def _leave(self, side: int) -> int:
+        """Side's active card, defeated, leaves the field (``card.dies``); its deck index."""
         w = self.sides[side]
         i = w.card
-        card = w.deck[i]
         w.on_field = False
         w.card = -1
         w.pass_kind = None
-        self.events.append(Event("card.dies", {"side": SIDES[side], "card": i, "name": card.name}))
-        if card.last_breath is not None:
-            self._effect(side, i, EffectSlot.LAST_BREATH, card.last_breath.kind, w.last_breath)
+        self.events.append(
+            Event("card.dies", {"side": SIDES[side], "card": i, "name": w.deck[i].name})
+        )
+        return i
+
+    def _last_breath(self, side: int, i: int) -> None:
+        w = self.sides[side]
+        effect = w.deck[i].last_breath
+        if effect is not None:
+            self._effect(side, i, EffectSlot.LAST_BREATH, effect.kind, w.last_breath)
 
     def _strike_atk(self, side: int) -> tuple[int, int]:
         """(ATK this strike, the Wounded Rage part of it)."""
@@ -1622,21 +1632,9 @@ class _Work:
             self._strike(side, atk, wounded, False)
         dead = [side for side in order if self.sides[side].card_hp[self.sides[side].card] <= 0]
         # Both leave the field first, then the Last Breaths fire in initiative order.
-        dying = []
-        for side in dead:
-            w = self.sides[side]
-            i = w.card
-            w.on_field = False
-            w.card = -1
-            w.pass_kind = None
-            self.events.append(
-                Event("card.dies", {"side": SIDES[side], "card": i, "name": w.deck[i].name})
-            )
-            dying.append((side, i))
+        dying = [(side, self._leave(side)) for side in dead]
         for side, i in dying:
-            lb = self.sides[side].deck[i].last_breath
-            if lb is not None:
-                self._effect(side, i, EffectSlot.LAST_BREATH, lb.kind, self.sides[side].last_breath)
+            self._last_breath(side, i)
 
 
 def _hit(target: _Side, i: int, amount: int, pierce: bool) -> tuple[int, int]:
