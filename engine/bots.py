@@ -208,11 +208,12 @@ def take_turn(bot: Bot, recorder: Recorder, side: Side, rng: random.Random) -> i
     >>> take_turn(GreedyBot(), recorder, B, random.Random(0)), recorder.state.players[B].committed
     (2, True)
     """
+    play, act = recorder.play, bot.act
     state = recorder.state
     round_ = state.round
     taken = 0
     while not state.over and state.round == round_ and not state.players[side].committed:
-        recorder.play(bot.act(state, side, rng))
+        play(act(state, side, rng))
         state = recorder.state
         taken += 1
     return taken

@@ -851,7 +851,7 @@ def _player(
     committed: bool | None = None,
 ) -> PlayerState:
     """``p`` with some fields changed (a lean ``dataclasses.replace``)."""
-    return PlayerState(
+    return PlayerState.make(
         hero_hp=p.hero_hp if hero_hp is None else hero_hp,
         hero_start=p.hero_start,
         nrg=p.nrg if nrg is None else nrg,
@@ -873,7 +873,7 @@ def _set(players: tuple[PlayerState, PlayerState], side: int, p: PlayerState) ->
 
 def _state(state: MatchState, players: Any, actions: int) -> MatchState:
     """The running ``state`` after an action of Prepare: new players and action count."""
-    return MatchState(
+    return MatchState.make(
         decks=state.decks,
         players=players,
         seed=state.seed,
@@ -1121,31 +1121,31 @@ class _Side:
     def freeze(self, over: bool) -> PlayerState:
         """The side after the round: its plan (pick, boost count, Rage) cleared unless the
         match is over (then it stays as it was when the match ended)."""
-        return PlayerState(
+        field = (
+            Deployment.make(
+                card=self.card,
+                atk=self.atk,
+                passive=self.passive,
+                last_breath=self.last_breath,
+                skill=self.skill,
+                deficit=self.deficit,
+            )
+            if self.on_field
+            else None
+        )
+        return PlayerState.make(
             hero_hp=self.hero_hp,
             hero_start=self.hero_start,
             nrg=self.nrg,
             card_hp=tuple(self.card_hp),
             card_def=tuple(self.card_def),
             deployed=self.deployed,
-            field=self.deployment(),
+            field=field,
             pick=None,
             boosts_used=self.boosts_used,
             boosts_round=self.boosts_round if over else 0,
             rage=self.rage if over else 0,
             committed=False,
-        )
-
-    def deployment(self) -> Deployment | None:
-        if not self.on_field:
-            return None
-        return Deployment(
-            card=self.card,
-            atk=self.atk,
-            passive=self.passive,
-            last_breath=self.last_breath,
-            skill=self.skill,
-            deficit=self.deficit,
         )
 
 
@@ -1172,7 +1172,7 @@ class _Work:
         state = self.state
         over = self.over
         a, b = self.sides
-        return MatchState(
+        return MatchState.make(
             decks=state.decks,
             players=(a.freeze(over), b.freeze(over)),
             seed=state.seed,
@@ -1490,7 +1490,9 @@ class _Work:
 
     def _die(self, side: int) -> None:
         """Side's active card is at 0 HP: it leaves the field, then its Last Breath fires."""
-        self._last_breath(side, self._leave(side))
+        i = self._leave(side)
+        if self.sides[side].deck[i].last_breath is not None:
+            self._last_breath(side, i)
 
     def _leave(self, side: int) -> int:
         """Side's active card, defeated, leaves the field (``card.dies``); its deck index."""
