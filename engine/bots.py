@@ -1,7 +1,8 @@
 """Bots for the paw-game match: a random one and a greedy one.
 
 A bot is asked for one action at a time (``act(state, side, rng)``) until it
-commits; boosts resolve immediately, so each answer sees their effect. Bots
+commits — ``take_turn`` is that loop, shared by the simulator and the demo; boosts
+resolve immediately, so each answer sees their effect. Bots
 read only what a player can see: their own side, the enemy's field, both
 Heroes and NRG — never the enemy's pending pick. Their randomness comes from
 the ``random.Random`` they are handed.
@@ -13,7 +14,7 @@ the ``random.Random`` they are handed.
 >>> big = MatchCard("2", "Fang", Rarity.LEGENDARY, Role.STRIKER, atk=15, hp=16)
 >>> state = new_match((cheap, big), (cheap,), seed=1)
 >>> GreedyBot().act(state, A, random.Random(1))  # one NRG short of Fang: Charge first
-Boost(side=0, boost=<BoostKind.CHARGE: 'charge'>, card=None)
+Boost(side=<Side.A: 0>, boost=<BoostKind.CHARGE: 'charge'>, card=None)
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from engine.data import MAX_HERO_HP_CEILING, NRG_CAP
+from engine.data import BOOSTS, BOOSTS_PER_ROUND, MAX_HERO_HP_CEILING, NRG_CAP
 from engine.match import (
     CHARGE,
     GUARD_UP,
@@ -34,16 +35,19 @@ from engine.match import (
     MatchCard,
     MatchState,
     Pick,
+    Recorder,
     legal_actions,
 )
-from engine.types import Skill
+from engine.types import Side, Skill
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "card_strength", "make_bot"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "card_strength", "make_bot", "take_turn"]
 
 # Bot tuning (not rules): the Hero HP at or below which Greedy uses Hero Patch, and the
 # random spread it puts on card strengths when it picks.
 GREEDY_PATCH_AT = 12
 JITTER = 0.15
+
+_RAGE_ATK = next(b.amount for b in BOOSTS if b.key is RAGE)
 
 
 class Bot(Protocol):
@@ -51,7 +55,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, state: MatchState, side: int, rng: random.Random) -> Action: ...
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action: ...
 
 
 class RandomBot:
@@ -59,7 +63,7 @@ class RandomBot:
 
     name = "random"
 
-    def act(self, state: MatchState, side: int, rng: random.Random) -> Action:
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action:
         actions = legal_actions(state, side)
         if state.players[side].pick is not None:
             actions = [a for a in actions if not isinstance(a, Pick)]
@@ -108,12 +112,12 @@ class GreedyBot:
             self._strength[id(deck)] = entry
         return entry[1]
 
-    def act(self, state: MatchState, side: int, rng: random.Random) -> Action:
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action:
         me = state.players[side]
         foe = state.players[1 - side]
         deck = state.decks[side]
         used = me.boosts_used
-        can_boost = me.boosts_round < 2
+        can_boost = me.boosts_round < BOOSTS_PER_ROUND
         # Hero Patch when low.
         if (
             can_boost
@@ -123,7 +127,7 @@ class GreedyBot:
         ):
             return Boost(side, HERO_PATCH)
         if me.field is None and me.pick is None:
-            alive = [i for i, hp in enumerate(me.card_hp) if hp > 0]
+            alive = me.alive
             if not alive:
                 return Commit(side)
             base = self._strengths(deck)
@@ -170,7 +174,7 @@ class GreedyBot:
                 if options:
                     strength = self._strengths(deck)
                     return Boost(side, SWITCH, max(options, key=strength.__getitem__))
-            if RAGE not in used and not i_kill and my_atk + 2 >= needed:
+            if RAGE not in used and not i_kill and my_atk + _RAGE_ATK >= needed:
                 return Boost(side, RAGE)
             if GUARD_UP not in used and not enemy_pierce and enemy_atk > 0:
                 return Boost(side, GUARD_UP)
@@ -179,7 +183,7 @@ class GreedyBot:
             and can_boost
             and RAGE not in used
             and me.field is not None
-            and state.current_atk(side) < foe.hero_hp <= state.current_atk(side) + 2
+            and state.current_atk(side) < foe.hero_hp <= state.current_atk(side) + _RAGE_ATK
         ):
             return Boost(side, RAGE)  # an open Hero: Rage when it makes the blow lethal
         return Commit(side)
@@ -191,3 +195,25 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot}
 def make_bot(name: str) -> Bot:
     """A fresh bot by name (``random`` or ``greedy``); KeyError for others."""
     return BOTS[name]()
+
+
+def take_turn(bot: Bot, recorder: Recorder, side: Side, rng: random.Random) -> int:
+    """Let ``bot`` play ``side`` until it has committed — or its Commit resolved the
+    round, or the match is over. Returns the number of actions it took.
+
+    >>> from engine.match import A, B, MatchCard, new_match
+    >>> from engine.types import Rarity, Role
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> recorder = Recorder(new_match((pup,), (pup,)))
+    >>> take_turn(GreedyBot(), recorder, B, random.Random(0)), recorder.state.players[B].committed
+    (2, True)
+    """
+    play, act = recorder.play, bot.act
+    state = recorder.state
+    round_ = state.round
+    taken = 0
+    while not state.over and state.round == round_ and not state.players[side].committed:
+        play(act(state, side, rng))
+        state = recorder.state
+        taken += 1
+    return taken

@@ -5,7 +5,9 @@ A match is a value. ``new_match`` builds the opening state from two decks;
 ``IllegalActionError`` and leaves ``state`` as it was (states are frozen, so
 nothing can change it). The rules use no randomness at all: the seed is
 carried in the state for the bots (``engine.bots``) and for the record, so a
-match is reproducible from its decks, its seed and its actions.
+match is reproducible from its decks, its seed and its actions: ``replay``
+rebuilds one (its final state, its log cut round by round, and the state after
+each round), and a ``Recorder`` records one while it is played.
 
 A round is played in four beats. During **Prepare** both players act in any
 order: ``Pick`` a card (when they have none on the field), use up to two
@@ -13,7 +15,11 @@ order: ``Pick`` a card (when they have none on the field), use up to two
 (**Commit**: cards enter and NRG is paid, Deploy effects fire; **Resolve**:
 the cards trade blows; **Advance**: burn, +1 NRG) and opens the next round.
 
-Sides are ``A = 0`` and ``B = 1``; events name them ``"a"`` and ``"b"``.
+Sides are ``Side.A = 0`` and ``Side.B = 1`` (``engine.types.Side``); events and JSON name
+them ``"a"`` and ``"b"``. Every event and every refusal carries the numbers it is about
+(amounts, caps, the round limit, the Wounded Rage threshold), so the site words them
+without knowing a rule number. The JSON forms of cards, actions and events are in
+``engine.serialize``.
 
 Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
 
@@ -37,9 +43,16 @@ Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
 - Pierce and Steal are combat skills: they act on strikes only. A strike that lands
   any damage (DEF included, or the Hero) triggers Steal.
 - The end is checked after each beat (Commit, Resolve, Advance): both Heroes at 0 after
-  the same beat is a draw; a Hero at 0 cannot be healed. After round 200, or as soon as
-  neither side has a card left (nothing could change any more), the higher Hero HP
-  wins and equal HP is a draw.
+  the same beat is a draw; a Hero at 0 cannot be healed. After round 200 the higher
+  Hero HP wins and equal HP is a draw.
+- Neither side with a card left is checked when a round ends (after its burn, before
+  the NRG gain). Each side's unused Hero Patch is then counted: it is used there and
+  then (+3 Hero HP, never above 90; one at 90 adds nothing and is not shown), one
+  ``hero_patch.counted`` event each, A first; then the higher Hero HP wins, equal HP
+  is a draw. The final state and the ``match.end`` event show the counted HP. When both
+  happen in round 200, the decks being spent is the reason (the patches count).
+- A deck is refused (``InvalidDeckError``) for its size first, then for a card given
+  twice (two cards with the same id), then for an entry that is not a card.
 
 >>> from engine.types import Rarity, Role
 >>> pup = MatchCard("1", "Iron Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20, def_=2)
@@ -53,8 +66,8 @@ Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
 >>> state, events = apply(state, Commit(B))
 >>> [e.code for e in events if e.code.startswith("strike")]
 ['strike.order', 'strike.card', 'strike.card']
->>> state.card_hp(A, 0), state.card_def(A, 0), state.card_hp(B, 0)
-(10, 0, 4)
+>>> state.players[A].card_hp, state.players[A].card_def, state.players[B].card_hp
+((10,), (0,), (4,))
 >>> state.round, state.players[A].nrg
 (2, 3)
 >>> apply(state, Pick(A, 0))
@@ -99,15 +112,18 @@ from engine.types import (
     InvalidCardError,
     Rarity,
     Role,
+    Side,
     Skill,
     Stats,
+    fast_init,
 )
 
 __all__ = [
     "ACTION_TYPES",
     "BOOST_KEYS",
-    "END_REASONS",
+    "DECK_ERROR_CODES",
     "EVENT_CODES",
+    "ILLEGAL_CODES",
     "SIDES",
     "A",
     "Action",
@@ -123,12 +139,11 @@ __all__ = [
     "MatchState",
     "Pick",
     "PlayerState",
+    "Recorder",
+    "Replay",
+    "Side",
     "Surrender",
-    "action_from_json",
-    "action_to_json",
     "apply",
-    "card_from_json",
-    "card_to_json",
     "hero_start_hp",
     "is_legal",
     "legal_actions",
@@ -136,32 +151,33 @@ __all__ = [
     "opening_events",
     "replay",
     "validate_deck",
+    "validate_deck_ids",
 ]
 
-A = 0
-B = 1
-SIDES = ("a", "b")  # how events, JSON and forms name the sides
+A = Side.A
+B = Side.B
+SIDES = ("a", "b")  # how events, JSON and forms name the sides (Side.key)
+_OTHER = (B, A)
+_BOTH = (A, B)  # iterating a tuple is much cheaper than iterating the enum
 
 # Boost keys, in the order RULES.md §6 lists them (the numbers live in engine.data.BOOSTS).
 _BOOST = {b.key: b for b in BOOSTS}
-BOOST_KEYS: tuple[str, ...] = tuple(b.key for b in BOOSTS)
+BOOST_KEYS: tuple[BoostKind, ...] = tuple(b.key for b in BOOSTS)
 CHARGE, SWITCH, RAGE, GUARD_UP, HERO_PATCH = BoostKind
 assert tuple(BoostKind) == BOOST_KEYS, BOOST_KEYS
 
-# Why a match ended: a Hero fell, both fell in the same beat, a surrender, both decks
-# spent (no card left on either side), or the round cap. The last two go to the higher Hero HP.
-END_REASONS: tuple[str, ...] = tuple(EndReason)
-
-# Every event code the engine emits, with its parameters (play/narration.py words them).
+# Every event code the engine emits, with its parameters (the site words each one).
+# ``side`` is the acting side; ``target`` the side hit. ``cap``, ``threshold`` and
+# ``round_limit`` are the rule numbers the event is about.
 EVENT_CODES: Mapping[str, tuple[str, ...]] = {
     "hero.start": ("side", "hp", "base", "tanks", "supports", "bonus", "ceiling"),
     "round.start": ("round", "initiative", "reason", "hp_a", "hp_b"),
     "prepare.pick": ("side", "card", "name"),
-    "boost.charge": ("side", "amount", "nrg"),
+    "boost.charge": ("side", "amount", "nrg", "cap"),
     "boost.switch": ("side", "card", "name", "to", "to_name", "hp", "def"),
     "boost.rage": ("side", "amount"),
     "boost.guard_up": ("side", "card", "name", "amount", "def"),
-    "boost.hero_patch": ("side", "amount", "hp"),
+    "boost.hero_patch": ("side", "amount", "hp", "cap"),
     "commit": ("side",),
     "deploy": ("side", "card", "name", "cost", "paid", "nrg", "atk", "hp", "def"),
     "deploy.undercharged": (
@@ -181,62 +197,25 @@ EVENT_CODES: Mapping[str, tuple[str, ...]] = {
     "effect.burn": ("side", "card", "name", "slot", "target", "amount", "hp"),
     "strike.order": ("mode", "first"),
     "strike.card": (
-        "side", "card", "name", "atk", "rage", "wounded_rage", "first_strike", "pierce",
-        "target", "target_card", "target_name", "to_def", "to_hp", "def", "hp",
+        "side", "card", "name", "atk", "rage", "wounded_rage", "threshold", "first_strike",
+        "pierce", "target", "target_card", "target_name", "to_def", "to_hp", "def", "hp",
     ),
     "strike.hero": (
-        "side", "card", "name", "atk", "rage", "wounded_rage", "first_strike", "target", "hp",
+        "side", "card", "name", "atk", "rage", "wounded_rage", "threshold", "first_strike",
+        "target", "hp",
     ),
     "strike.prevented": ("side", "card", "name"),
     "steal.heal": ("side", "card", "name", "amount", "hp"),
     "card.dies": ("side", "card", "name"),
-    "nrg.gain": ("side", "amount", "nrg"),
+    "nrg.gain": ("side", "amount", "nrg", "cap"),
     "round.end": ("round",),
+    "hero_patch.counted": ("side", "amount", "hp", "cap"),
     "surrender": ("side",),
-    "match.end": ("result", "reason", "round", "hp_a", "hp_b"),
+    "match.end": ("result", "reason", "round", "round_limit", "hp_a", "hp_b"),
 }  # fmt: skip
 
-# Effect kinds allowed per slot (engine.data.EFFECT_KINDS is the source).
-_ALLOWED_SLOTS = {info.kind: info.slots for info in EFFECT_KINDS}
-
-
-# ---------------------------------------------------------------------------
-# Errors
-
-
-class InvalidDeckError(ValueError):
-    """A deck that breaks §6: 1–4 distinct cards.
-
-    ``code`` is stable (``empty``, ``too_many``, ``duplicate``, ``invalid_card``),
-    ``params`` holds its numbers; ``str(error)`` is one readable line.
-
-    >>> validate_deck(())
-    Traceback (most recent call last):
-    ...
-    engine.match.InvalidDeckError: A deck needs at least 1 card.
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now. The state it was applied to is unchanged.
-
-    ``code`` is stable (see ``ILLEGAL_CODES``), ``params`` holds its
-    parameters (JSON-ready); ``str(error)`` is a sentence a player can read.
-    """
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(ILLEGAL_CODES[code].format(**params))
-
-
-# Stable codes of illegal actions, each with its readable English message.
+# Stable codes of illegal actions, each with its readable English message (the site
+# words the codes itself; these are for ``str(error)``, the command line and logs).
 ILLEGAL_CODES: Mapping[str, str] = {
     "bad_action": "That is not an action of this game.",
     "bad_side": "There is no side {side!r} in this match.",
@@ -251,10 +230,60 @@ ILLEGAL_CODES: Mapping[str, str] = {
     "boost_limit": "You may use at most {limit} boosts per round.",
     "nrg_full": "Your NRG is already at the cap of {cap}.",
     "hero_hp_full": "Your Hero is already at {cap} HP.",
-    "no_card_on_field": "Switch needs a card on the field.",
+    "no_card_on_field": "{boost} needs a card on the field.",
     "no_card": "{boost} needs a card on the field or a picked card.",
     "switch_target": "Switch needs another card that is still in play.",
 }
+
+# Stable codes of deck errors, each with its readable English message. ``format`` is
+# for a decks file that is not shaped as {"a": [...], "b": [...]} (engine.simulate).
+DECK_ERROR_CODES: Mapping[str, str] = {
+    "empty": "A deck needs at least {minimum} card.",
+    "too_many": "A deck holds at most {maximum} cards (this one has {count}).",
+    "duplicate": "A deck may hold each card only once (card {card} is there twice).",
+    "invalid_card": "Card {number} is not a card.",
+    "format": 'The decks must be an object {{"a": [cards], "b": [cards]}}.',
+}
+
+# Effect kinds allowed per slot (engine.data.EFFECT_KINDS is the source).
+_ALLOWED_SLOTS = {info.kind: info.slots for info in EFFECT_KINDS}
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+class InvalidDeckError(ValueError):
+    """A deck that breaks §6: 1–4 distinct cards.
+
+    ``code`` is stable (see ``DECK_ERROR_CODES``), ``params`` holds its numbers (and
+    ``side`` when the deck is one of a match's); ``str(error)`` is one readable line.
+
+    >>> try:
+    ...     validate_deck(())
+    ... except InvalidDeckError as err:
+    ...     print(err.code, err.params, err)
+    empty {'minimum': 1} A deck needs at least 1 card.
+    """
+
+    def __init__(self, code: str, message: str | None = None, **params: Any) -> None:
+        self.code = code
+        self.message = message if message is not None else DECK_ERROR_CODES[code].format(**params)
+        self.params = params
+        super().__init__(self.message)
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now. The state it was applied to is unchanged.
+
+    ``code`` is stable (see ``ILLEGAL_CODES``), ``params`` holds its
+    parameters (JSON-ready); ``str(error)`` is a sentence a player can read.
+    """
+
+    def __init__(self, code: str, **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(ILLEGAL_CODES[code].format(**params))
 
 
 # ---------------------------------------------------------------------------
@@ -368,74 +397,27 @@ class MatchCard:
             **effects,
         )
 
-    def effect(self, slot: EffectSlot) -> CardEffect | None:
-        """The effect in ``slot`` (None when empty)."""
-        return getattr(self, slot.value)
 
+def validate_deck_ids(ids: Sequence[str]) -> None:
+    """The deck rules that need only the cards' ids: 1–4 of them, none twice.
 
-def card_to_json(card: MatchCard) -> dict[str, Any]:
-    """A combat profile as JSON-ready data (the demo stores decks this way).
+    A caller that knows only which cards were chosen (a form's tokens) checks them here
+    before it loads any card; ``validate_deck`` runs the same checks on the cards.
 
-    >>> card_to_json(MatchCard("3", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20))["cost"]
-    1
+    >>> validate_deck_ids(["1", "2", "3", "4", "5"])
+    Traceback (most recent call last):
+    ...
+    engine.match.InvalidDeckError: A deck holds at most 4 cards (this one has 5).
     """
-
-    def eff(e: CardEffect | None) -> dict[str, Any] | None:
-        return None if e is None else {"kind": e.kind.value, "value": e.value}
-
-    return {
-        "id": card.id,
-        "name": card.name,
-        "rarity": card.rarity.value,
-        "role": card.role.value,
-        "atk": card.atk,
-        "hp": card.hp,
-        "def": card.def_,
-        "skill": card.skill.value if card.skill else None,
-        "deploy": eff(card.deploy),
-        "passive": eff(card.passive),
-        "last_breath": eff(card.last_breath),
-        "cost": card.cost,
-    }
-
-
-def card_from_json(data: Mapping[str, Any]) -> MatchCard:
-    """The inverse of ``card_to_json`` (InvalidCardError on bad data).
-
-    >>> card = MatchCard("3", "Pup", Rarity.EPIC, Role.CONTROL, atk=7, hp=16, def_=1,
-    ...                  skill=Skill.ARCANE, passive=CardEffect(EffectKind.BURN, 2))
-    >>> card_from_json(card_to_json(card)) == card
-    True
-    """
-    if not isinstance(data, Mapping):
-        raise InvalidCardError("", "object", "must be an object")
-    try:
-
-        def eff(key: str) -> CardEffect | None:
-            raw = data.get(key)
-            if raw is None:
-                return None
-            return CardEffect(EffectKind(raw["kind"]), raw["value"])
-
-        skill = data.get("skill")
-        return MatchCard(
-            id=str(data["id"]),
-            name=data.get("name", ""),
-            rarity=Rarity(data["rarity"]),
-            role=Role(data["role"]),
-            atk=data["atk"],
-            hp=data["hp"],
-            def_=data.get("def", 0),
-            skill=Skill(skill) if skill else None,
-            deploy=eff("deploy"),
-            passive=eff("passive"),
-            last_breath=eff("last_breath"),
-            cost=data.get("cost", 0),
-        )
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, InvalidCardError):
-            raise
-        raise InvalidCardError("", "card", f"is not a match card ({exc})") from None
+    if len(ids) < DECK_MIN:
+        raise InvalidDeckError("empty", minimum=DECK_MIN)
+    if len(ids) > DECK_MAX:
+        raise InvalidDeckError("too_many", maximum=DECK_MAX, count=len(ids))
+    seen: set[str] = set()
+    for card_id in ids:
+        if card_id in seen:
+            raise InvalidDeckError("duplicate", card=card_id)
+        seen.add(card_id)
 
 
 def validate_deck(deck: Sequence[MatchCard]) -> tuple[MatchCard, ...]:
@@ -448,26 +430,13 @@ def validate_deck(deck: Sequence[MatchCard]) -> tuple[MatchCard, ...]:
     engine.match.InvalidDeckError: A deck may hold each card only once (card 1 is there twice).
     """
     cards = tuple(deck)
-    if len(cards) < DECK_MIN:
-        raise InvalidDeckError("empty", f"A deck needs at least {DECK_MIN} card.", minimum=DECK_MIN)
-    if len(cards) > DECK_MAX:
-        raise InvalidDeckError(
-            "too_many",
-            f"A deck holds at most {DECK_MAX} cards (this one has {len(cards)}).",
-            maximum=DECK_MAX,
-            count=len(cards),
-        )
-    seen: set[str] = set()
+    # An entry that is not a card gets an id no card can have, so it is never "twice".
+    validate_deck_ids(
+        [card.id if isinstance(card, MatchCard) else f"\x00{i}" for i, card in enumerate(cards)]
+    )
     for i, card in enumerate(cards):
         if not isinstance(card, MatchCard):
-            raise InvalidDeckError("invalid_card", f"Card {i + 1} is not a card.", index=i)
-        if card.id in seen:
-            raise InvalidDeckError(
-                "duplicate",
-                f"A deck may hold each card only once (card {card.id} is there twice).",
-                card=card.id,
-            )
-        seen.add(card.id)
+            raise InvalidDeckError("invalid_card", index=i, number=i + 1)
     return cards
 
 
@@ -486,6 +455,7 @@ def hero_start_hp(deck: Iterable[MatchCard]) -> int:
 # State
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Deployment:
     """A card on the field: which deck card, and its values for this deployment.
@@ -504,6 +474,7 @@ class Deployment:
     deficit: int
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class PlayerState:
     """One side: Hero, NRG, its cards' HP and DEF (by deck index) and this round's plan.
@@ -521,7 +492,7 @@ class PlayerState:
     deployed: tuple[bool, ...]
     field: Deployment | None = None
     pick: int | None = None
-    boosts_used: frozenset[str] = frozenset()
+    boosts_used: frozenset[BoostKind] = frozenset()
     boosts_round: int = 0
     rage: int = 0
     committed: bool = False
@@ -532,6 +503,7 @@ class PlayerState:
         return tuple(i for i, hp in enumerate(self.card_hp) if hp > 0)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class MatchState:
     """The whole match. ``winner`` is A, B or None (a draw, once ``over``).
@@ -544,11 +516,11 @@ class MatchState:
     players: tuple[PlayerState, PlayerState]
     seed: int = 0
     round: int = 1
-    initiative: int = A
+    initiative: Side = A
     actions: int = 0
     over: bool = False
-    winner: int | None = None
-    end_reason: str | None = None
+    winner: Side | None = None
+    end_reason: EndReason | None = None
 
     @property
     def result(self) -> str | None:
@@ -556,18 +528,6 @@ class MatchState:
         if not self.over:
             return None
         return "draw" if self.winner is None else SIDES[self.winner]
-
-    def card(self, side: int, index: int) -> MatchCard:
-        """Card ``index`` of ``side``'s deck."""
-        return self.decks[side][index]
-
-    def card_hp(self, side: int, index: int) -> int:
-        """Current HP of a deck card."""
-        return self.players[side].card_hp[index]
-
-    def card_def(self, side: int, index: int) -> int:
-        """Current DEF (shield) of a deck card."""
-        return self.players[side].card_def[index]
 
     def current_atk(self, side: int) -> int:
         """ATK the side's active card would strike with now (0 without a card)."""
@@ -586,25 +546,6 @@ class MatchState:
         return atk
 
 
-def _fast_constructor(cls: type) -> Any:
-    """A positional constructor for a frozen slots dataclass that fills the slots through
-    their descriptors: the same value as ``cls(...)`` (no validation runs either way), at
-    about half the cost of the generated ``__init__`` (which calls ``object.__setattr__``
-    per field). Used on the hot path only; the classes stay ordinary frozen dataclasses."""
-    names = cls.__slots__
-    namespace = {"_new": object.__new__, "_cls": cls}
-    namespace.update({f"_s{i}": getattr(cls, name).__set__ for i, name in enumerate(names)})
-    body = "; ".join(f"_s{i}(o, {name})" for i, name in enumerate(names))
-    source = f"def make({', '.join(names)}):\n    o = _new(_cls); {body}\n    return o\n"
-    exec(source, namespace)  # the source is built from the class's own slot names
-    return namespace["make"]
-
-
-_PlayerState = _fast_constructor(PlayerState)
-_MatchState = _fast_constructor(MatchState)
-_Deployment = _fast_constructor(Deployment)
-
-
 # ---------------------------------------------------------------------------
 # Actions and events
 
@@ -613,7 +554,7 @@ _Deployment = _fast_constructor(Deployment)
 class Pick:
     """Choose deck card ``card`` to deploy at Commit (free to change until then)."""
 
-    side: int
+    side: Side
     card: int
 
 
@@ -621,8 +562,8 @@ class Pick:
 class Boost:
     """Use a boost now. ``card`` is the card Switch brings in (other boosts: None)."""
 
-    side: int
-    boost: str
+    side: Side
+    boost: BoostKind
     card: int | None = None
 
 
@@ -630,14 +571,14 @@ class Boost:
 class Commit:
     """Lock this round's plan."""
 
-    side: int
+    side: Side
 
 
 @dataclass(frozen=True, slots=True)
 class Surrender:
     """Give up: the other side wins."""
 
-    side: int
+    side: Side
 
 
 Action = Pick | Boost | Commit | Surrender
@@ -645,63 +586,13 @@ ACTION_TYPES = {"pick": Pick, "boost": Boost, "commit": Commit, "surrender": Sur
 _ACTION_NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """One state change: a stable ``code`` (see ``EVENT_CODES``) and JSON-ready ``params``."""
 
     code: str
     params: Mapping[str, Any]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params)}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Event:
-        return cls(data["code"], dict(data["params"]))
-
-
-def action_to_json(action: Action) -> dict[str, Any]:
-    """An action as JSON-ready data.
-
-    >>> action_to_json(Boost(B, "switch", 2))
-    {'type': 'boost', 'side': 'b', 'boost': 'switch', 'card': 2}
-    """
-    data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)], "side": SIDES[action.side]}
-    if isinstance(action, Pick):
-        data["card"] = action.card
-    elif isinstance(action, Boost):
-        data["boost"] = action.boost
-        if action.card is not None:
-            data["card"] = action.card
-    return data
-
-
-def action_from_json(data: Any) -> Action:
-    """The inverse of ``action_to_json``; IllegalActionError("bad_action") on anything else.
-
-    >>> action_from_json({"type": "pick", "side": "a", "card": 1})
-    Pick(side=0, card=1)
-    >>> action_from_json({"type": "pick", "side": "a", "card": "1"})
-    Traceback (most recent call last):
-    ...
-    engine.match.IllegalActionError: That is not an action of this game.
-    """
-    if not isinstance(data, Mapping) or data.get("side") not in SIDES:
-        raise IllegalActionError("bad_action")
-    side = SIDES.index(data["side"])
-    kind = data.get("type")
-    card = data.get("card")
-    if card is not None and type(card) is not int:
-        raise IllegalActionError("bad_action")
-    if kind == "pick" and card is not None:
-        return Pick(side, card)
-    if kind == "boost" and isinstance(data.get("boost"), str):
-        return Boost(side, data["boost"], card)
-    if kind == "commit":
-        return Commit(side)
-    if kind == "surrender":
-        return Surrender(side)
-    raise IllegalActionError("bad_action")
 
 
 # ---------------------------------------------------------------------------
@@ -716,11 +607,11 @@ def new_match(
     Raises InvalidDeckError naming the side (``params["side"]``) when a deck is bad.
     """
     decks = []
-    for side, deck in enumerate((deck_a, deck_b)):
+    for side, deck in zip(Side, (deck_a, deck_b), strict=True):
         try:
             decks.append(validate_deck(deck))
         except InvalidDeckError as exc:
-            exc.params["side"] = SIDES[side]
+            exc.params["side"] = side.key
             raise
     players = tuple(
         PlayerState(
@@ -734,10 +625,15 @@ def new_match(
         for deck in decks
     )
     ini, _ = _initiative(players[A].hero_hp, players[B].hero_hp, 1)
-    return MatchState(decks=(decks[A], decks[B]), players=players, seed=seed, initiative=ini)  # type: ignore[arg-type]
+    return MatchState(
+        decks=(decks[A], decks[B]),
+        players=(players[A], players[B]),
+        seed=seed,
+        initiative=ini,
+    )
 
 
-def _initiative(hp_a: int, hp_b: int, round_: int) -> tuple[int, str]:
+def _initiative(hp_a: int, hp_b: int, round_: int) -> tuple[Side, str]:
     """Initiative holder: the lower Hero HP; a tie alternates, A holding odd rounds."""
     if hp_a < hp_b:
         return A, "lower_hp"
@@ -749,7 +645,7 @@ def _initiative(hp_a: int, hp_b: int, round_: int) -> tuple[int, str]:
 def opening_events(state: MatchState) -> tuple[Event, ...]:
     """The events that open a match log: each Hero's starting HP, then round 1."""
     events = []
-    for side in (A, B):
+    for side in Side:
         deck = state.decks[side]
         tanks = sum(c.role is Role.TANK for c in deck)
         supports = sum(c.role is Role.SUPPORT for c in deck)
@@ -758,7 +654,7 @@ def opening_events(state: MatchState) -> tuple[Event, ...]:
             Event(
                 "hero.start",
                 {
-                    "side": SIDES[side],
+                    "side": side.key,
                     "hp": state.players[side].hero_start,
                     "base": HERO_HP,
                     "tanks": tanks,
@@ -781,6 +677,20 @@ def _round_start_event(round_: int, ini: int, reason: str, hp_a: int, hp_b: int)
     )
 
 
+def _end_event(result: str, reason: EndReason, round_: int, hp_a: int, hp_b: int) -> Event:
+    return Event(
+        "match.end",
+        {
+            "result": result,
+            "reason": reason,
+            "round": round_,
+            "round_limit": ROUND_LIMIT,
+            "hp_a": hp_a,
+            "hp_b": hp_b,
+        },
+    )
+
+
 # ---------------------------------------------------------------------------
 # Legality
 
@@ -791,7 +701,7 @@ def _violation(state: MatchState, action: Any) -> tuple[str, dict[str, Any]] | N
     if kind not in _ACTION_NAMES:
         return "bad_action", {}
     side = action.side
-    if type(side) is not int or side not in (A, B):
+    if side.__class__ not in (Side, int) or side not in (A, B):
         return "bad_side", {"side": side}
     if state.over:
         return "match_over", {}
@@ -815,19 +725,20 @@ def _violation(state: MatchState, action: Any) -> tuple[str, dict[str, Any]] | N
         return None
     # Boost
     boost = action.boost
-    if boost not in _BOOST:
+    if boost.__class__ not in (BoostKind, str) or boost not in _BOOST:
         return "unknown_boost", {"boost": boost}
+    boost = _BOOST[boost].key
     if boost in p.boosts_used:
         return "boost_used", {"boost": boost}
     if p.boosts_round >= BOOSTS_PER_ROUND:
         return "boost_limit", {"limit": BOOSTS_PER_ROUND}
-    if boost == CHARGE:
+    if boost is CHARGE:
         if p.nrg >= NRG_CAP:
             return "nrg_full", {"cap": NRG_CAP}
-    elif boost == HERO_PATCH:
+    elif boost is HERO_PATCH:
         if p.hero_hp >= MAX_HERO_HP_CEILING:
             return "hero_hp_full", {"cap": MAX_HERO_HP_CEILING}
-    elif boost == SWITCH:
+    elif boost is SWITCH:
         if p.field is None:
             return "no_card_on_field", {"boost": boost}
         card = action.card
@@ -840,7 +751,7 @@ def _violation(state: MatchState, action: Any) -> tuple[str, dict[str, Any]] | N
             return "switch_target", {"card": card}
     elif p.field is None and p.pick is None:  # Rage, Guard Up
         return "no_card", {"boost": boost}
-    if boost != SWITCH and action.card is not None:
+    if boost is not SWITCH and action.card is not None:
         return "bad_action", {}
     return None
 
@@ -855,21 +766,22 @@ def legal_actions(state: MatchState, side: int, *, surrender: bool = False) -> l
 
     >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
     >>> [str(a.boost) if isinstance(a, Boost) else a for a in legal_actions(new_match((pup,), (pup,)), A)]
-    [Pick(side=0, card=0), 'charge', 'hero_patch']
+    [Pick(side=<Side.A: 0>, card=0), 'charge', 'hero_patch']
     """
     if state.over or state.players[side].committed:
         return []
+    side = Side(side)
     p = state.players[side]
     candidates: list[Action] = [Pick(side, i) for i in range(len(p.card_hp))]
     for key in BOOST_KEYS:
-        if key == SWITCH:
+        if key is SWITCH:
             candidates.extend(Boost(side, key, i) for i in range(len(p.card_hp)))
         else:
             candidates.append(Boost(side, key))
     candidates.append(Commit(side))
     if surrender:
         candidates.append(Surrender(side))
-    return [a for a in candidates if _violation(state, a) is None]
+    return [a for a in candidates if is_legal(state, a)]
 
 
 # ---------------------------------------------------------------------------
@@ -904,27 +816,23 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, .
         ev = Event("prepare.pick", {"side": SIDES[side], "card": card, "name": name})
         return _state(state, players, n), (ev,)
     if kind is Surrender:
-        winner = 1 - side
+        winner = _OTHER[side]
+        reason = EndReason.SURRENDER
         new = MatchState(
-            state.decks,
-            state.players,
-            state.seed,
-            state.round,
-            state.initiative,
-            n,
-            True,
-            winner,
-            "surrender",
+            decks=state.decks,
+            players=state.players,
+            seed=state.seed,
+            round=state.round,
+            initiative=state.initiative,
+            actions=n,
+            over=True,
+            winner=winner,
+            end_reason=reason,
         )
+        hp_a, hp_b = state.players[A].hero_hp, state.players[B].hero_hp
         return new, (
             Event("surrender", {"side": SIDES[side]}),
-            _end_event(
-                SIDES[winner],
-                "surrender",
-                state.round,
-                state.players[A].hero_hp,
-                state.players[B].hero_hp,
-            ),
+            _end_event(SIDES[winner], reason, state.round, hp_a, hp_b),
         )
     return _boost(state, action, p, n)
 
@@ -937,25 +845,25 @@ def _player(
     card_def: tuple[int, ...] | None = None,
     field: Any = False,
     pick: Any = False,
-    boosts_used: frozenset[str] | None = None,
+    boosts_used: frozenset[BoostKind] | None = None,
     boosts_round: int | None = None,
     rage: int | None = None,
     committed: bool | None = None,
 ) -> PlayerState:
     """``p`` with some fields changed (a lean ``dataclasses.replace``)."""
-    return _PlayerState(
-        p.hero_hp if hero_hp is None else hero_hp,
-        p.hero_start,
-        p.nrg if nrg is None else nrg,
-        p.card_hp,
-        p.card_def if card_def is None else card_def,
-        p.deployed,
-        p.field if field is False else field,
-        p.pick if pick is False else pick,
-        p.boosts_used if boosts_used is None else boosts_used,
-        p.boosts_round if boosts_round is None else boosts_round,
-        p.rage if rage is None else rage,
-        p.committed if committed is None else committed,
+    return PlayerState.make(
+        hero_hp=p.hero_hp if hero_hp is None else hero_hp,
+        hero_start=p.hero_start,
+        nrg=p.nrg if nrg is None else nrg,
+        card_hp=p.card_hp,
+        card_def=p.card_def if card_def is None else card_def,
+        deployed=p.deployed,
+        field=p.field if field is False else field,
+        pick=p.pick if pick is False else pick,
+        boosts_used=p.boosts_used if boosts_used is None else boosts_used,
+        boosts_round=p.boosts_round if boosts_round is None else boosts_round,
+        rage=p.rage if rage is None else rage,
+        committed=p.committed if committed is None else committed,
     )
 
 
@@ -964,32 +872,41 @@ def _set(players: tuple[PlayerState, PlayerState], side: int, p: PlayerState) ->
 
 
 def _state(state: MatchState, players: Any, actions: int) -> MatchState:
-    return _MatchState(
-        state.decks, players, state.seed, state.round, state.initiative, actions, False, None, None
+    """The running ``state`` after an action of Prepare: new players and action count."""
+    return MatchState.make(
+        decks=state.decks,
+        players=players,
+        seed=state.seed,
+        round=state.round,
+        initiative=state.initiative,
+        actions=actions,
     )
 
 
 def _boost(
     state: MatchState, action: Boost, p: PlayerState, n: int
 ) -> tuple[MatchState, tuple[Event, ...]]:
-    key = action.boost
+    boost = _BOOST[action.boost]
+    key = boost.key
     side = action.side
     s = SIDES[side]
-    amount = _BOOST[key].amount
+    amount = boost.amount
     used = p.boosts_used | {key}
     count = p.boosts_round + 1
-    if key == CHARGE:
+    if key is CHARGE:
         nrg = min(NRG_CAP, p.nrg + amount)
         new = _player(p, nrg=nrg, boosts_used=used, boosts_round=count)
-        ev = Event("boost.charge", {"side": s, "amount": nrg - p.nrg, "nrg": nrg})
-    elif key == HERO_PATCH:
+        params = {"side": s, "amount": nrg - p.nrg, "nrg": nrg, "cap": NRG_CAP}
+        ev = Event("boost.charge", params)
+    elif key is HERO_PATCH:
         hp = min(MAX_HERO_HP_CEILING, p.hero_hp + amount)
         new = _player(p, hero_hp=hp, boosts_used=used, boosts_round=count)
-        ev = Event("boost.hero_patch", {"side": s, "amount": hp - p.hero_hp, "hp": hp})
-    elif key == RAGE:
+        params = {"side": s, "amount": hp - p.hero_hp, "hp": hp, "cap": MAX_HERO_HP_CEILING}
+        ev = Event("boost.hero_patch", params)
+    elif key is RAGE:
         new = _player(p, rage=p.rage + amount, boosts_used=used, boosts_round=count)
         ev = Event("boost.rage", {"side": s, "amount": amount})
-    elif key == GUARD_UP:
+    elif key is GUARD_UP:
         card = p.field.card if p.field is not None else p.pick
         assert card is not None
         defs = list(p.card_def)
@@ -1020,11 +937,106 @@ def _boost(
     return _state(state, _set(state.players, side, new), n), (ev,)
 
 
-def _end_event(result: str, reason: str, round_: int, hp_a: int, hp_b: int) -> Event:
-    return Event(
-        "match.end",
-        {"result": result, "reason": reason, "round": round_, "hp_a": hp_a, "hp_b": hp_b},
-    )
+# ---------------------------------------------------------------------------
+# Replays and records
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """A match as a record: its current (or final) state, its actions and its log by step.
+
+    Step 0 is the opening (each Hero's starting HP); step ``r`` ≥ 1 is round ``r``, from
+    its ``round.start``. ``rounds[k]`` holds the events of step ``k`` and
+    ``snapshots[k]`` the state at the end of it: the state in which round ``k + 1``
+    began, or, for the last step, the current state (the final one once the match is
+    over). Both have one entry per step. A record made without a log (``Recorder(…,
+    log=False)``, the simulator's fast path) has empty ``log``, ``rounds`` and
+    ``snapshots``.
+
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> record = replay((pup,), (pup,), 0, [Pick(A, 0), Commit(A), Pick(B, 0), Commit(B)])
+    >>> len(record.rounds), [s.round for s in record.snapshots], record.rounds[1][0].code
+    (3, [1, 2, 2], 'round.start')
+    """
+
+    state: MatchState
+    actions: tuple[Action, ...]
+    log: tuple[Event, ...]
+    rounds: tuple[tuple[Event, ...], ...]
+    snapshots: tuple[MatchState, ...]
+
+
+class Recorder:
+    """A match being played or rebuilt: ``play(action)`` applies it and records it.
+
+    ``state`` is the current state. With ``log=True`` the recorder keeps the event log,
+    where each step starts, and a snapshot at the end of each step (see ``Replay``);
+    ``record()`` freezes all that into a ``Replay``. ``Recorder.resume(replay)`` goes on
+    from a replay (a stored match the player moves in).
+
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> recorder = Recorder(new_match((pup,), (pup,)))
+    >>> [e.code for e in recorder.play(Surrender(B))]
+    ['surrender', 'match.end']
+    >>> recorder.record().state.result
+    'a'
+    """
+
+    __slots__ = ("_snapshots", "_starts", "actions", "log", "logging", "state")
+
+    def __init__(self, state: MatchState, *, log: bool = True) -> None:
+        self.state = state
+        self.actions: list[Action] = []
+        self.logging = log
+        self.log: list[Event] = list(opening_events(state)) if log else []
+        # Where each step after the opening starts in the log (at its round.start), and
+        # the state at the end of each finished step (the last step's is ``state``).
+        self._starts: list[int] = [len(self.log) - 1] if log else []
+        self._snapshots: list[MatchState] = [state] if log else []
+
+    @classmethod
+    def resume(cls, record: Replay) -> Recorder:
+        """A recorder that goes on from ``record`` (one made with its log)."""
+        if not record.rounds:
+            raise ValueError("only a record made with its log can be resumed")
+        recorder = cls(record.state, log=False)
+        recorder.actions = list(record.actions)
+        recorder.logging = True
+        recorder.log = list(record.log)
+        at = 0
+        for events in record.rounds[:-1]:
+            at += len(events)
+            recorder._starts.append(at)
+        recorder._snapshots = list(record.snapshots[:-1])
+        return recorder
+
+    def play(self, action: Action) -> tuple[Event, ...]:
+        """Apply ``action`` to the current state and record it; its events.
+
+        Raises IllegalActionError (nothing is recorded then).
+        """
+        before = self.state
+        self.state, events = apply(before, action)
+        self.actions.append(action)
+        if self.logging:
+            log = self.log
+            for event in events:
+                if event.code == "round.start":
+                    self._starts.append(len(log))
+                log.append(event)
+            if self.state.round != before.round:
+                self._snapshots.append(self.state)
+        return events
+
+    def record(self) -> Replay:
+        """What has been played so far, frozen."""
+        log = tuple(self.log)
+        if not self.logging:
+            return Replay(self.state, tuple(self.actions), log, (), ())
+        bounds = [0, *self._starts, len(log)]
+        rounds = tuple(log[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1))
+        snapshots = (*self._snapshots, self.state)
+        return Replay(self.state, tuple(self.actions), log, rounds, snapshots)
 
 
 def replay(
@@ -1032,14 +1044,16 @@ def replay(
     deck_b: Sequence[MatchCard],
     seed: int,
     actions: Iterable[Action],
-) -> tuple[MatchState, tuple[Event, ...]]:
-    """Rebuild a match from its decks, seed and actions: the final state and the whole log."""
-    state = new_match(deck_a, deck_b, seed)
-    log = list(opening_events(state))
+) -> Replay:
+    """Rebuild a match from its decks, seed and actions: final state, log by round, snapshots.
+
+    Raises InvalidDeckError for a bad deck and IllegalActionError for an action the
+    rules refuse.
+    """
+    recorder = Recorder(new_match(deck_a, deck_b, seed))
     for action in actions:
-        state, events = apply(state, action)
-        log.extend(events)
-    return state, tuple(log)
+        recorder.play(action)
+    return recorder.record()
 
 
 # ---------------------------------------------------------------------------
@@ -1047,63 +1061,92 @@ def replay(
 
 
 class _Side:
-    """A mutable copy of one PlayerState while a round resolves."""
+    """A mutable copy of one PlayerState while a round resolves (the same field names;
+    the active card's ``Deployment`` is spread out: ``on_field``, ``card``, ``atk``,
+    ``passive``, ``last_breath``, ``skill``, ``deficit``)."""
 
     __slots__ = (
         "atk",
+        "boosts_round",
+        "boosts_used",
         "card",
+        "card_def",
+        "card_hp",
         "deck",
         "deficit",
-        "defs",
+        "deploy_value",
         "deployed",
-        "dp",
-        "field",
-        "hero",
-        "hp",
-        "lb",
+        "hero_hp",
+        "hero_start",
+        "last_breath",
         "nrg",
+        "on_field",
         "pass_kind",
         "passive",
         "pick",
         "rage",
         "skill",
-        "src",
-        "start",
     )
 
     def __init__(self, p: PlayerState, deck: tuple[MatchCard, ...]) -> None:
-        self.src = p
         self.deck = deck
-        self.hero = p.hero_hp
-        self.start = p.hero_start
+        self.hero_hp = p.hero_hp
+        self.hero_start = p.hero_start
         self.nrg = p.nrg
-        self.hp = list(p.card_hp)
-        self.defs = list(p.card_def)
+        self.card_hp = list(p.card_hp)
+        self.card_def = list(p.card_def)
         self.deployed = p.deployed
         self.pick = p.pick
+        self.boosts_used = p.boosts_used
+        self.boosts_round = p.boosts_round
         self.rage = p.rage
         dep = p.field
-        self.field = dep is not None
+        self.on_field = dep is not None
         if dep is not None:
             self.card = dep.card
             self.atk = dep.atk
             self.passive = dep.passive
-            self.lb = dep.last_breath
+            self.last_breath = dep.last_breath
             self.skill = dep.skill
             self.deficit = dep.deficit
             passive = deck[dep.card].passive
             self.pass_kind = passive.kind if passive is not None else None
         else:
             self.card = -1
-            self.atk = self.passive = self.lb = self.deficit = 0
+            self.atk = self.passive = self.last_breath = self.deficit = 0
             self.skill = None
             self.pass_kind = None
-        self.dp = None  # the Deploy value of a card that entered this round
+        self.deploy_value = None  # the Deploy value of a card that entered this round
 
-    def deployment(self) -> Deployment | None:
-        if not self.field:
-            return None
-        return _Deployment(self.card, self.atk, self.passive, self.lb, self.skill, self.deficit)
+    def freeze(self, over: bool) -> PlayerState:
+        """The side after the round: its plan (pick, boost count, Rage) cleared unless the
+        match is over (then it stays as it was when the match ended)."""
+        field = (
+            Deployment.make(
+                card=self.card,
+                atk=self.atk,
+                passive=self.passive,
+                last_breath=self.last_breath,
+                skill=self.skill,
+                deficit=self.deficit,
+            )
+            if self.on_field
+            else None
+        )
+        return PlayerState.make(
+            hero_hp=self.hero_hp,
+            hero_start=self.hero_start,
+            nrg=self.nrg,
+            card_hp=tuple(self.card_hp),
+            card_def=tuple(self.card_def),
+            deployed=self.deployed,
+            field=field,
+            pick=None,
+            boosts_used=self.boosts_used,
+            boosts_round=self.boosts_round if over else 0,
+            rage=self.rage if over else 0,
+            committed=False,
+        )
 
 
 class _Work:
@@ -1121,47 +1164,30 @@ class _Work:
         self.ini = state.initiative
         self.round = state.round
         self.over = False
-        self.winner: int | None = None
-        self.reason: str | None = None
+        self.winner: Side | None = None
+        self.reason: EndReason | None = None
 
     def freeze(self, actions: int) -> MatchState:
+        """The state after the round, ``actions`` actions into the match."""
         state = self.state
-        players = []
-        for side in (A, B):
-            w = self.sides[side]
-            src = w.src
-            players.append(
-                _PlayerState(
-                    w.hero,
-                    w.start,
-                    w.nrg,
-                    tuple(w.hp),
-                    tuple(w.defs),
-                    w.deployed,
-                    w.deployment(),
-                    None,
-                    src.boosts_used,
-                    src.boosts_round if self.over else 0,
-                    w.rage if self.over else 0,
-                    False,
-                )
-            )
-        return _MatchState(
-            state.decks,
-            (players[A], players[B]),
-            state.seed,
-            self.round,
-            self.ini,
-            actions,
-            self.over,
-            self.winner,
-            self.reason,
+        over = self.over
+        a, b = self.sides
+        return MatchState.make(
+            decks=state.decks,
+            players=(a.freeze(over), b.freeze(over)),
+            seed=state.seed,
+            round=self.round,
+            initiative=self.ini,
+            actions=actions,
+            over=over,
+            winner=self.winner,
+            end_reason=self.reason,
         )
 
     # -- the round --------------------------------------------------------
 
     def play_round(self) -> None:
-        order = (self.ini, 1 - self.ini)
+        order = (self.ini, _OTHER[self.ini])
         # 2 Commit: newly picked cards enter and pay; then Deploy fires, initiative first.
         entered = [side for side in order if self._enter(side)]
         for side in entered:
@@ -1175,58 +1201,85 @@ class _Work:
         # 4 Advance: burn, initiative order; then +1 NRG each.
         for side in order:
             w = self.sides[side]
-            if w.field and w.pass_kind is EffectKind.BURN:
+            if w.on_field and w.pass_kind is EffectKind.BURN:
                 self._hero_damage(side, "effect.burn", EffectSlot.PASSIVE, w.passive)
         if self._check_end():
             return
         self.events.append(Event("round.end", {"round": self.round}))
-        a_cards = max(self.sides[A].hp) > 0
-        b_cards = max(self.sides[B].hp) > 0
-        if self.round >= ROUND_LIMIT or not (a_cards or b_cards):
-            # The round cap, or both decks spent (nothing can happen any more):
-            # the higher Hero HP wins, equal HP is a draw.
-            a, b = self.sides[A].hero, self.sides[B].hero
-            reason = "decks_exhausted" if not (a_cards or b_cards) else "round_limit"
-            self._finish(A if a > b else B if b > a else None, reason)
+        a_cards = max(self.sides[A].card_hp) > 0
+        b_cards = max(self.sides[B].card_hp) > 0
+        if not (a_cards or b_cards):
+            # Both decks spent: only a Hero Patch could change a Hero's HP, so the unused
+            # ones count now; then the higher Hero HP wins, equal HP is a draw.
+            for side in _BOTH:
+                self._count_hero_patch(side)
+            self._finish_on_hero_hp(EndReason.DECKS_EXHAUSTED)
             return
-        for side in (A, B):
+        if self.round >= ROUND_LIMIT:
+            self._finish_on_hero_hp(EndReason.ROUND_LIMIT)
+            return
+        for side in _BOTH:
             w = self.sides[side]
             gain = min(NRG_CAP, w.nrg + NRG_PER_ROUND) - w.nrg
             w.nrg += gain
             self.events.append(
-                Event("nrg.gain", {"side": SIDES[side], "amount": gain, "nrg": w.nrg})
+                Event(
+                    "nrg.gain", {"side": SIDES[side], "amount": gain, "nrg": w.nrg, "cap": NRG_CAP}
+                )
             )
         self.round += 1
-        self.ini, reason = _initiative(self.sides[A].hero, self.sides[B].hero, self.round)
+        self.ini, reason = _initiative(self.sides[A].hero_hp, self.sides[B].hero_hp, self.round)
         for w in self.sides:
             w.pick = None
-        a, b = self.sides[A].hero, self.sides[B].hero
+        a, b = self.sides[A].hero_hp, self.sides[B].hero_hp
         self.events.append(_round_start_event(self.round, self.ini, reason, a, b))
 
-    def _finish(self, winner: int | None, reason: str) -> None:
+    def _count_hero_patch(self, side: Side) -> None:
+        """Use ``side``'s Hero Patch at the end of a match with no cards left, if unused."""
+        w = self.sides[side]
+        if HERO_PATCH in w.boosts_used:
+            return
+        hp = min(MAX_HERO_HP_CEILING, w.hero_hp + _BOOST[HERO_PATCH].amount)
+        if hp == w.hero_hp:
+            return  # at the ceiling: the patch would add nothing
+        amount = hp - w.hero_hp
+        w.hero_hp = hp
+        w.boosts_used = w.boosts_used | {HERO_PATCH}
+        self.events.append(
+            Event(
+                "hero_patch.counted",
+                {"side": side.key, "amount": amount, "hp": hp, "cap": MAX_HERO_HP_CEILING},
+            )
+        )
+
+    def _finish_on_hero_hp(self, reason: EndReason) -> None:
+        a, b = self.sides[A].hero_hp, self.sides[B].hero_hp
+        self._finish(A if a > b else B if b > a else None, reason)
+
+    def _finish(self, winner: Side | None, reason: EndReason) -> None:
         self.over = True
         self.winner = winner
         self.reason = reason
         result = "draw" if winner is None else SIDES[winner]
-        a, b = self.sides[A].hero, self.sides[B].hero
+        a, b = self.sides[A].hero_hp, self.sides[B].hero_hp
         self.events.append(_end_event(result, reason, self.round, a, b))
 
     def _check_end(self) -> bool:
-        a_down = self.sides[A].hero <= 0
-        b_down = self.sides[B].hero <= 0
+        a_down = self.sides[A].hero_hp <= 0
+        b_down = self.sides[B].hero_hp <= 0
         if not (a_down or b_down):
             return False
         if a_down and b_down:
-            self._finish(None, "both_defeated")
+            self._finish(None, EndReason.BOTH_DEFEATED)
         else:
-            self._finish(B if a_down else A, "hero_defeated")
+            self._finish(B if a_down else A, EndReason.HERO_DEFEATED)
         return True
 
     def _enter(self, side: int) -> bool:
         """The picked card enters the field and pays its cost (Undercharged when short)."""
         w = self.sides[side]
         i = w.pick
-        if i is None or w.field:
+        if i is None or w.on_field:
             return False
         card = w.deck[i]
         paid = min(card.cost, w.nrg)
@@ -1237,7 +1290,7 @@ class _Work:
             deployed = list(w.deployed)
             deployed[i] = True
             w.deployed = tuple(deployed)
-        w.field = True
+        w.on_field = True
         w.card = i
         w.deficit = deficit
         deploy, passive, last_breath = card.deploy, card.passive, card.last_breath
@@ -1247,23 +1300,23 @@ class _Work:
             # Undercharged: engine.stats has the one formula (ATK and current DEF cut,
             # numeric effects weakened); the active skill is off.
             tier = undercharge_tier(deficit)
-            stats = Stats(card.atk, card.hp, w.defs[i], 0)
+            stats = Stats(card.atk, card.hp, w.card_def[i], 0)
             row = apply_undercharge(stats, card.effects, paid, card.cost)
             values = dict(row.effects)
             w.atk = row.atk
-            w.defs[i] = row.def_
+            w.card_def[i] = row.def_
             w.skill = None
-            w.dp = values.get(EffectSlot.DEPLOY)
+            w.deploy_value = values.get(EffectSlot.DEPLOY)
             w.passive = values.get(EffectSlot.PASSIVE, 0)
-            w.lb = values.get(EffectSlot.LAST_BREATH, 0)
+            w.last_breath = values.get(EffectSlot.LAST_BREATH, 0)
             arcane = 0
         else:
             w.skill = skill = card.skill
             arcane = ARCANE_EFFECT_BONUS if (skill is Skill.ARCANE and first) else 0
             w.atk = card.atk
-            w.dp = deploy.value + arcane if deploy else None
+            w.deploy_value = deploy.value + arcane if deploy else None
             w.passive = passive.value + arcane if passive else 0
-            w.lb = last_breath.value if last_breath else 0
+            w.last_breath = last_breath.value if last_breath else 0
         s = SIDES[side]
         ev = self.events
         ev.append(
@@ -1277,8 +1330,8 @@ class _Work:
                     "paid": paid,
                     "nrg": w.nrg,
                     "atk": w.atk,
-                    "hp": w.hp[i],
-                    "def": w.defs[i],
+                    "hp": w.card_hp[i],
+                    "def": w.card_def[i],
                 },
             )
         )
@@ -1295,7 +1348,7 @@ class _Work:
                         "effect_minus": 0 if tier.halve_effects else tier.effect_minus,
                         "halved": tier.halve_effects,
                         "atk": w.atk,
-                        "def": w.defs[i],
+                        "def": w.card_def[i],
                     },
                 )
             )
@@ -1307,11 +1360,11 @@ class _Work:
 
     def _deploy_effect(self, side: int) -> None:
         w = self.sides[side]
-        value = w.dp
-        w.dp = None
+        value = w.deploy_value
+        w.deploy_value = None
         if value is None:
             return
-        if not w.field:  # destroyed by an earlier Deploy before its own could fire
+        if not w.on_field:  # destroyed by an earlier Deploy before its own could fire
             card = w.deck[w.pick]  # type: ignore[index]
             self.events.append(
                 Event("deploy.lost", {"side": SIDES[side], "card": w.pick, "name": card.name})
@@ -1328,7 +1381,7 @@ class _Work:
         s = SIDES[side]
         if kind is EffectKind.DAMAGE_CARD:
             enemy = self.sides[1 - side]
-            if not enemy.field:
+            if not enemy.on_field:
                 self.events.append(
                     Event(
                         "effect.no_target",
@@ -1358,12 +1411,12 @@ class _Work:
                         "amount": value,
                         "to_def": to_def,
                         "to_hp": to_hp,
-                        "def": enemy.defs[t],
-                        "hp": enemy.hp[t],
+                        "def": enemy.card_def[t],
+                        "hp": enemy.card_hp[t],
                     },
                 )
             )
-            if enemy.hp[t] <= 0:
+            if enemy.card_hp[t] <= 0:
                 self._die(1 - side)
         elif kind is EffectKind.DAMAGE_HERO:
             self._hero_damage(side, "effect.damage_hero", slot, value, card=i)
@@ -1378,12 +1431,12 @@ class _Work:
                         "name": name,
                         "slot": slot.value,
                         "amount": healed,
-                        "hp": w.hero,
+                        "hp": w.hero_hp,
                     },
                 )
             )
         elif kind is EffectKind.SHIELD:
-            w.defs[i] += value
+            w.card_def[i] += value
             self.events.append(
                 Event(
                     "effect.shield",
@@ -1393,7 +1446,7 @@ class _Work:
                         "name": name,
                         "slot": slot.value,
                         "amount": value,
-                        "def": w.defs[i],
+                        "def": w.card_def[i],
                     },
                 )
             )
@@ -1419,7 +1472,7 @@ class _Work:
         w = self.sides[side]
         enemy = self.sides[1 - side]
         i = w.card if card is None else card
-        enemy.hero = max(0, enemy.hero - value)
+        enemy.hero_hp = max(0, enemy.hero_hp - value)
         self.events.append(
             Event(
                 code,
@@ -1430,29 +1483,41 @@ class _Work:
                     "slot": slot.value,
                     "target": SIDES[1 - side],
                     "amount": value,
-                    "hp": enemy.hero,
+                    "hp": enemy.hero_hp,
                 },
             )
         )
 
     def _die(self, side: int) -> None:
         """Side's active card is at 0 HP: it leaves the field, then its Last Breath fires."""
+        i = self._leave(side)
+        if self.sides[side].deck[i].last_breath is not None:
+            self._last_breath(side, i)
+
+    def _leave(self, side: int) -> int:
+        """Side's active card, defeated, leaves the field (``card.dies``); its deck index."""
         w = self.sides[side]
         i = w.card
-        card = w.deck[i]
-        w.field = False
+        w.on_field = False
         w.card = -1
         w.pass_kind = None
-        self.events.append(Event("card.dies", {"side": SIDES[side], "card": i, "name": card.name}))
-        if card.last_breath is not None:
-            self._effect(side, i, EffectSlot.LAST_BREATH, card.last_breath.kind, w.lb)
+        self.events.append(
+            Event("card.dies", {"side": SIDES[side], "card": i, "name": w.deck[i].name})
+        )
+        return i
+
+    def _last_breath(self, side: int, i: int) -> None:
+        w = self.sides[side]
+        effect = w.deck[i].last_breath
+        if effect is not None:
+            self._effect(side, i, EffectSlot.LAST_BREATH, effect.kind, w.last_breath)
 
     def _strike_atk(self, side: int) -> tuple[int, int]:
         """(ATK this strike, the Wounded Rage part of it)."""
         w = self.sides[side]
         wounded = (
             w.passive
-            if w.pass_kind is EffectKind.WOUNDED_RAGE and w.hero <= WOUNDED_RAGE_THRESHOLD
+            if w.pass_kind is EffectKind.WOUNDED_RAGE and w.hero_hp <= WOUNDED_RAGE_THRESHOLD
             else 0
         )
         return w.atk + w.rage + wounded, wounded
@@ -1463,7 +1528,7 @@ class _Work:
         enemy = self.sides[1 - side]
         i = w.card
         s = SIDES[side]
-        if enemy.field:
+        if enemy.on_field:
             t = enemy.card
             pierce = w.skill is Skill.PIERCE
             to_def, to_hp = _hit(enemy, t, atk, pierce)
@@ -1478,6 +1543,7 @@ class _Work:
                         "atk": atk,
                         "rage": w.rage,
                         "wounded_rage": wounded,
+                        "threshold": WOUNDED_RAGE_THRESHOLD,
                         "first_strike": first,
                         "pierce": pierce,
                         "target": SIDES[1 - side],
@@ -1485,14 +1551,14 @@ class _Work:
                         "target_name": enemy.deck[t].name,
                         "to_def": to_def,
                         "to_hp": to_hp,
-                        "def": enemy.defs[t],
-                        "hp": enemy.hp[t],
+                        "def": enemy.card_def[t],
+                        "hp": enemy.card_hp[t],
                     },
                 )
             )
         else:
-            dealt = min(atk, enemy.hero)
-            enemy.hero -= dealt
+            dealt = min(atk, enemy.hero_hp)
+            enemy.hero_hp -= dealt
             self.events.append(
                 Event(
                     "strike.hero",
@@ -1503,9 +1569,10 @@ class _Work:
                         "atk": atk,
                         "rage": w.rage,
                         "wounded_rage": wounded,
+                        "threshold": WOUNDED_RAGE_THRESHOLD,
                         "first_strike": first,
                         "target": SIDES[1 - side],
-                        "hp": enemy.hero,
+                        "hp": enemy.hero_hp,
                     },
                 )
             )
@@ -1514,16 +1581,22 @@ class _Work:
             self.events.append(
                 Event(
                     "steal.heal",
-                    {"side": s, "card": i, "name": w.deck[i].name, "amount": healed, "hp": w.hero},
+                    {
+                        "side": s,
+                        "card": i,
+                        "name": w.deck[i].name,
+                        "amount": healed,
+                        "hp": w.hero_hp,
+                    },
                 )
             )
 
     def _resolve(self, order: tuple[int, int]) -> None:
         a, b = self.sides
-        if not a.field and not b.field:
+        if not a.on_field and not b.on_field:
             return
-        if not (a.field and b.field):  # one card, an open Hero
-            side = A if a.field else B
+        if not (a.on_field and b.on_field):  # one card, an open Hero
+            side = A if a.on_field else B
             atk, wounded = self._strike_atk(side)
             self._strike(side, atk, wounded, False)
             return
@@ -1537,7 +1610,7 @@ class _Work:
             atk, wounded = self._strike_atk(first)
             self._strike(first, atk, wounded, True)
             target = self.sides[second]
-            if target.field and target.hp[target.card] <= 0:
+            if target.on_field and target.card_hp[target.card] <= 0:
                 i = target.card
                 self._die(second)
                 self.events.append(
@@ -1550,7 +1623,7 @@ class _Work:
             atk, wounded = self._strike_atk(second)
             self._strike(second, atk, wounded, False)
             striker = self.sides[first]
-            if striker.field and striker.hp[striker.card] <= 0:
+            if striker.on_field and striker.card_hp[striker.card] <= 0:
                 self._die(first)
             return
         # Neither has Speed: simultaneous, with the values at the start of the step.
@@ -1559,39 +1632,43 @@ class _Work:
         atk_b, wounded_b = self._strike_atk(B)
         for side, atk, wounded in ((A, atk_a, wounded_a), (B, atk_b, wounded_b)):
             self._strike(side, atk, wounded, False)
-        dead = [side for side in order if self.sides[side].hp[self.sides[side].card] <= 0]
+        dead = [side for side in order if self.sides[side].card_hp[self.sides[side].card] <= 0]
         # Both leave the field first, then the Last Breaths fire in initiative order.
-        dying = []
-        for side in dead:
-            w = self.sides[side]
-            i = w.card
-            w.field = False
-            w.card = -1
-            w.pass_kind = None
-            self.events.append(
-                Event("card.dies", {"side": SIDES[side], "card": i, "name": w.deck[i].name})
-            )
-            dying.append((side, i))
+        dying = [(side, self._leave(side)) for side in dead]
         for side, i in dying:
-            lb = self.sides[side].deck[i].last_breath
-            if lb is not None:
-                self._effect(side, i, EffectSlot.LAST_BREATH, lb.kind, self.sides[side].lb)
+            self._last_breath(side, i)
 
 
 def _hit(target: _Side, i: int, amount: int, pierce: bool) -> tuple[int, int]:
     """Card damage: DEF first (a shield that is used up), the rest to HP; Pierce skips DEF."""
-    to_def = 0 if pierce else min(target.defs[i], amount)
-    target.defs[i] -= to_def
-    to_hp = min(target.hp[i], amount - to_def)
-    target.hp[i] -= to_hp
+    to_def = 0 if pierce else min(target.card_def[i], amount)
+    target.card_def[i] -= to_def
+    to_hp = min(target.card_hp[i], amount - to_def)
+    target.card_hp[i] -= to_hp
     return to_def, to_hp
 
 
 def _heal(w: _Side, amount: int) -> int:
     """Heal a Hero up to the 90 ceiling; a fallen Hero (0 HP) stays down. Returns the gain."""
-    if w.hero <= 0:
+    if w.hero_hp <= 0:
         return 0
-    new = min(MAX_HERO_HP_CEILING, w.hero + amount)
-    gained = new - w.hero
-    w.hero = new
+    new = min(MAX_HERO_HP_CEILING, w.hero_hp + amount)
+    gained = new - w.hero_hp
+    w.hero_hp = new
     return gained
+
+
+# ---------------------------------------------------------------------------
+# Names that moved
+
+_MOVED_TO_SERIALIZE = frozenset({"action_to_json", "action_from_json"})
+
+
+def __getattr__(name: str) -> Any:
+    """The action codecs moved to ``engine.serialize``; ``bench/load.py`` still imports
+    ``engine.match.action_to_json`` (a lazy re-export, so no import cycle)."""
+    if name in _MOVED_TO_SERIALIZE:
+        from engine import serialize
+
+        return getattr(serialize, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -126,16 +126,6 @@ def format_score(score: Fraction) -> str:
     return _floor_1dp(score.numerator, score.denominator)
 
 
-@functools.lru_cache(maxsize=8192)
-def attribute_points(supply: int) -> str:
-    """Display (one decimal, rounded down) of one attribute's wardrobe points.
-
-    >>> attribute_points(3)
-    '333.3'
-    """
-    return _floor_1dp(WARDROBE_POINTS, supply)
-
-
 @fast_init
 @dataclass(frozen=True, slots=True)
 class RarityDecision:

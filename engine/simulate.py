@@ -1,4 +1,5 @@
-"""Bot-vs-bot matches: one match and a series (the command line is ``engine.cli.simulate``).
+"""Bot-vs-bot matches: one match, a series, and the tallies that sum them up (the command
+line is ``engine.cli.simulate``; the site's balance report uses the same pieces).
 
 Game ``i`` of a series uses seed ``S + i``; bot A draws from
 ``random.Random(2 * seed)`` and bot B from ``random.Random(2 * seed + 1)``,
@@ -16,42 +17,118 @@ so any single game can be replayed from its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from engine.bots import Bot, make_bot
+from engine.bots import Bot, make_bot, take_turn
 from engine.match import (
     SIDES,
-    A,
-    Action,
-    B,
-    Event,
     InvalidDeckError,
     MatchCard,
     MatchState,
-    apply,
+    Recorder,
+    Replay,
     new_match,
-    opening_events,
     validate_deck,
 )
-from engine.types import InvalidCardError
+from engine.types import InvalidCardError, Side
+
+_BOTH = (Side.A, Side.B)
 
 __all__ = [
-    "MatchRecord",
+    "Series",
+    "Tally",
+    "bot_rngs",
     "load_decks",
     "play_match",
     "run_series",
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class MatchRecord:
-    """A finished match: the final state, its actions and (when asked for) its events."""
+class Tally:
+    """Games, wins and draws by key (a side, a rarity, a deck mix…), from one side's view.
 
-    state: MatchState
-    actions: tuple[Action, ...]
-    events: tuple[Event, ...]
+    >>> tally = Tally()
+    >>> tally.add("rare", won=True); tally.add("rare", won=None); tally.add("epic", won=False)
+    >>> tally.row("rare"), tally.losses("epic"), tally.to_json()
+    ((2, 1, 1), 1, {'rare': [2, 1, 1], 'epic': [1, 0, 0]})
+    """
+
+    __slots__ = ("_rows",)
+
+    def __init__(self) -> None:
+        self._rows: dict[Hashable, list[int]] = {}
+
+    def add(self, key: Hashable, won: bool | None) -> None:
+        """Count one game for ``key``: ``won`` True, False (a loss) or None (a draw)."""
+        row = self._rows.get(key)
+        if row is None:
+            row = self._rows[key] = [0, 0, 0]
+        row[0] += 1
+        if won:
+            row[1] += 1
+        elif won is None:
+            row[2] += 1
+
+    def add_result(self, key: Hashable, state: MatchState, side: Side) -> None:
+        """Count a finished match for ``key`` as ``side`` saw it."""
+        self.add(key, None if state.winner is None else state.winner == side)
+
+    def row(self, key: Hashable) -> tuple[int, int, int]:
+        """(games, wins, draws) of ``key`` (zeros for a key never counted)."""
+        games, wins, draws = self._rows.get(key, (0, 0, 0))
+        return games, wins, draws
+
+    def games(self, key: Hashable) -> int:
+        return self.row(key)[0]
+
+    def wins(self, key: Hashable) -> int:
+        return self.row(key)[1]
+
+    def draws(self, key: Hashable) -> int:
+        return self.row(key)[2]
+
+    def losses(self, key: Hashable) -> int:
+        games, wins, draws = self.row(key)
+        return games - wins - draws
+
+    def keys(self) -> list[Hashable]:
+        """The keys counted, in the order first met."""
+        return list(self._rows)
+
+    def to_json(self, order: Sequence[Hashable] | None = None) -> dict[str, list[int]]:
+        """``{key: [games, wins, draws]}``, in ``order`` (keys not counted left out)."""
+        keys = self._rows if order is None else [k for k in order if k in self._rows]
+        return {str(k): list(self._rows[k]) for k in keys}
+
+
+class Series:
+    """What a run of matches adds up to: results by side, rounds played, end reasons."""
+
+    __slots__ = ("reasons", "rounds", "sides")
+
+    def __init__(self) -> None:
+        self.sides = Tally()
+        self.rounds = 0
+        self.reasons: Counter[str] = Counter()
+
+    @property
+    def games(self) -> int:
+        return self.sides.games(SIDES[0])
+
+    def add(self, state: MatchState) -> None:
+        """Count one finished match."""
+        for side in _BOTH:
+            self.sides.add_result(side.key, state, side)
+        self.rounds += state.round
+        self.reasons[str(state.end_reason or "")] += 1
+
+    def average_rounds(self) -> float:
+        return round(self.rounds / self.games, 2) if self.games else 0.0
+
+    def end_reasons(self) -> dict[str, int]:
+        return dict(sorted(self.reasons.items()))
 
 
 def bot_rngs(seed: int) -> tuple[random.Random, random.Random]:
@@ -66,27 +143,19 @@ def play_match(
     seed: int,
     *,
     log: bool = False,
-) -> MatchRecord:
-    """Play one match to its end: A prepares and commits first each round, then B."""
+) -> Replay:
+    """Play one match to its end: A prepares and commits first each round, then B.
+
+    The record holds the final state and the actions; with ``log`` also the event log,
+    round by round, and the snapshots (as ``engine.match.replay`` would rebuild them).
+    """
     players = [make_bot(b) if isinstance(b, str) else b for b in bots]
     rngs = bot_rngs(seed)
-    state = new_match(deck_a, deck_b, seed)
-    actions: list[Action] = []
-    events: list[Event] = list(opening_events(state)) if log else []
-    while not state.over:
-        round_ = state.round
-        for side in (A, B):
-            bot = players[side]
-            rng = rngs[side]
-            while not state.over and state.round == round_:
-                if state.players[side].committed:
-                    break
-                action = bot.act(state, side, rng)
-                state, ev = apply(state, action)
-                actions.append(action)
-                if log:
-                    events.extend(ev)
-    return MatchRecord(state, tuple(actions), tuple(events))
+    recorder = Recorder(new_match(deck_a, deck_b, seed), log=log)
+    while not recorder.state.over:
+        for side in _BOTH:
+            take_turn(players[side], recorder, side, rngs[side])
+    return recorder.record()
 
 
 def run_series(
@@ -97,28 +166,20 @@ def run_series(
     games: int,
 ) -> dict[str, Any]:
     """Play ``games`` matches (game i with seed ``seed + i``) and sum them up as JSON data."""
-    wins = {"a": 0, "b": 0}
-    draws = 0
-    rounds = 0
-    reasons: dict[str, int] = {}
+    series = Series()
     players = [make_bot(b) for b in bots]
     for i in range(games):
-        state = play_match(deck_a, deck_b, players, seed + i).state
-        if state.winner is None:
-            draws += 1
-        else:
-            wins[SIDES[state.winner]] += 1
-        rounds += state.round
-        reasons[state.end_reason or ""] = reasons.get(state.end_reason or "", 0) + 1
+        series.add(play_match(deck_a, deck_b, players, seed + i).state)
+    wins = {key: series.sides.wins(key) for key in SIDES}
     return {
         "games": games,
         "seed": seed,
         "bots": {"a": bots[0], "b": bots[1]},
         "wins": wins,
-        "draws": draws,
+        "draws": series.sides.draws(SIDES[0]),
         "win_rate": {k: (v / games if games else 0.0) for k, v in wins.items()},
-        "average_rounds": round(rounds / games, 2) if games else 0.0,
-        "end_reasons": dict(sorted(reasons.items())),
+        "average_rounds": series.average_rounds(),
+        "end_reasons": series.end_reasons(),
     }
 
 
@@ -131,9 +192,7 @@ def load_decks(data: Any) -> tuple[tuple[MatchCard, ...], tuple[MatchCard, ...]]
     from engine.serialize import card_from_json
 
     if not isinstance(data, Mapping):
-        raise InvalidDeckError(
-            "format", 'The decks file must be an object {"a": [...], "b": [...]}.'
-        )
+        raise InvalidDeckError("format")
     decks = []
     for side in SIDES:
         raw = data.get(side)
@@ -145,11 +204,17 @@ def load_decks(data: Any) -> tuple[tuple[MatchCard, ...], tuple[MatchCard, ...]]
                 spec = card_from_json(item)
             except InvalidCardError as exc:
                 raise InvalidDeckError(
-                    "invalid_card", f"Deck {side}, card {i + 1}: {exc}", side=side, index=i
+                    "invalid_card",
+                    f"Deck {side}, card {i + 1}: {exc}",
+                    side=side,
+                    index=i,
+                    number=i + 1,
                 ) from None
             cards.append(MatchCard.from_breakdown(derive(spec), spec.name or f"#{spec.token}"))
         try:
             decks.append(validate_deck(cards))
         except InvalidDeckError as exc:
-            raise InvalidDeckError(exc.code, f"Deck {side}: {exc.message}", side=side) from None
+            raise InvalidDeckError(
+                exc.code, f"Deck {side}: {exc.message}", side=side, **exc.params
+            ) from None
     return decks[0], decks[1]

@@ -55,7 +55,6 @@ __all__ = [
     "name_words",
     "role_hash_lines",
     "roll_temporary_skill",
-    "tie_break_order",
 ]
 
 _PRIORITY_FRAGMENTS: tuple[tuple[Skill, tuple[str, ...]], ...] = tuple(
@@ -327,15 +326,6 @@ def _scan(card: CardSpec) -> Iterator[tuple[AttributeSpec, bool]]:
         if len(group) > 1:
             group.sort(key=_scan_key)
         yield from group
-
-
-def tie_break_order(card: CardSpec) -> tuple[tuple[AttributeSpec, bool], ...]:
-    """Owned attributes in skill tie-break scan order, each with its equipped flag.
-
-    Slots paw → head → body → background; within a slot by tier weight
-    descending, the equipped one first among equals, then by name.
-    """
-    return tuple(_scan(card))
 
 
 def decide_skill(card: CardSpec, role: Role, trace: list[TraceStep] | None = None) -> SkillDecision:

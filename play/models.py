@@ -1,9 +1,10 @@
 """Stored matches of the demo (one player against a bot) and balance reports.
 
 A match stores what makes it reproducible — both decks as combat-profile
-snapshots (``engine.match.card_to_json``), the seed and the action list — and
-is rebuilt by replaying the actions (``play.services.load``). Later changes to
-the collection or to the derivation never alter a stored match.
+snapshots (``engine.serialize.match_card_to_json``), the seed and the action list —
+and is rebuilt by replaying the actions (``play.services.load``, which calls
+``engine.match.replay``). Later changes to the collection or to the derivation never
+alter a stored match.
 """
 
 from __future__ import annotations

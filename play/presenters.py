@@ -1,18 +1,24 @@
-"""What the match templates show: plain view objects built from engine states.
+"""What the match demo's templates show: typed view objects built from engine values.
 
-The templates never look into engine values; everything they need (labels in the
-visitor's language, percentages for the HP bars, the player's legal moves as form
-button values) is prepared here.
+The templates never look into engine values and compute nothing; everything they need
+(labels in the visitor's language, percentages for the bars, which choice is picked, the
+player's legal moves as form button values, every link) is prepared here. Names and
+descriptions of rarities, roles, skills, effects and boosts come from ``core.labels``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlencode
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from core.labels import enum_label
-from engine.data import NRG_CAP, WOUNDED_RAGE_THRESHOLD
+from core.labels import describe, label, label_of
+from engine.data import BOOSTS_PER_ROUND, DECK_MAX, NRG_CAP, WOUNDED_RAGE_THRESHOLD
 from engine.match import (
     BOOST_KEYS,
     SIDES,
@@ -20,33 +26,40 @@ from engine.match import (
     B,
     Boost,
     Commit,
+    Event,
     MatchCard,
     MatchState,
     Pick,
+    Replay,
     legal_actions,
 )
-from engine.types import EffectKind
+from engine.types import BoostKind, EffectKind, EffectSlot, Rarity, Role
 
-from .narration import boost_label, effect_label, skill_label, slot_label
+from .forms import move_value
+from .models import Match
+from .narration import Line, narrate_all, reason_text, result_text
 
 __all__ = [
     "BoardView",
+    "BuilderEntry",
+    "BuilderPage",
     "CardView",
     "Controls",
+    "MatchLink",
+    "MatchPage",
+    "ReplayPage",
     "SideView",
     "board",
+    "builder_page",
+    "builder_url",
     "controls",
-    "rarity_label",
-    "role_label",
+    "match_page",
+    "replay_page",
 ]
 
 
-def rarity_label(value: str) -> str:
-    return enum_label("rarity", value)
-
-
-def role_label(value: str) -> str:
-    return enum_label("role", value)
+# ---------------------------------------------------------------------------
+# The board
 
 
 @dataclass
@@ -67,6 +80,7 @@ class CardView:
     hp_pct: int
     undercharged: int = 0
     skill_off: bool = False
+    on_field: bool = False
 
 
 @dataclass
@@ -89,17 +103,38 @@ class SideView:
     committed: bool
     rage: int
     picked: CardView | None = None
+    wounded_label: str = ""
+
+
+@dataclass(frozen=True)
+class PickChoice:
+    """A card the player may pick: its button value, and whether it is the current pick
+    or would enter Undercharged with the NRG the player has."""
+
+    value: str
+    card: CardView
+    picked: bool
+    short: bool
+
+
+@dataclass(frozen=True)
+class BoostChoice:
+    value: str
+    label: str
+    description: str
 
 
 @dataclass
 class Controls:
-    """The player's legal moves now, as (form value, label) pairs."""
+    """The player's legal moves now, as form button values with what they show."""
 
-    picks: list[tuple[str, CardView]] = field(default_factory=list)
-    boosts: list[tuple[str, str]] = field(default_factory=list)
+    picks: list[PickChoice] = field(default_factory=list)
+    boosts: list[BoostChoice] = field(default_factory=list)
     switches: list[tuple[str, CardView]] = field(default_factory=list)
     can_commit: bool = False
     must_pick: bool = False
+    boosts_per_round: int = BOOSTS_PER_ROUND
+    switch_label: str = ""
 
 
 @dataclass
@@ -118,25 +153,35 @@ def _pct(value: int, whole: int) -> int:
     return max(0, min(100, round(100 * value / whole)))
 
 
-def _card_view(card: MatchCard, index: int, hp: int, def_: int) -> CardView:
-    effects = []
-    for slot in ("deploy", "passive", "last_breath"):
-        effect = getattr(card, slot)
+def _effects(card: MatchCard, passive_value: int | None = None) -> list[tuple[str, str]]:
+    """(slot name, what it does) per filled effect slot (``passive_value``: this stay's)."""
+    out = []
+    for slot in EffectSlot:
+        effect = getattr(card, slot.value)
         if effect is not None:
-            effects.append((slot_label(slot), effect_label(effect.kind.value, effect.value)))
+            value = (
+                passive_value
+                if slot is EffectSlot.PASSIVE and passive_value is not None
+                else effect.value
+            )
+            out.append((label(slot), describe(effect.kind, n=value)))
+    return out
+
+
+def _card_view(card: MatchCard, index: int, hp: int, def_: int) -> CardView:
     return CardView(
         index=index,
         name=card.name,
         rarity=card.rarity.value,
-        rarity_label=rarity_label(card.rarity.value),
-        role_label=role_label(card.role.value),
+        rarity_label=label(card.rarity),
+        role_label=label(card.role),
         cost=card.cost,
         atk=card.atk,
         hp=hp,
         hp_max=card.hp,
         def_=def_,
-        skill=skill_label(card.skill.value if card.skill else None),
-        effects=effects,
+        skill=label(card.skill),
+        effects=_effects(card),
         alive=hp > 0,
         hp_pct=_pct(hp, card.hp),
     )
@@ -149,19 +194,15 @@ def _side_view(state: MatchState, side: int, *, reveal_pick: bool) -> SideView:
     field_view = None
     if p.field is not None:
         dep = p.field
-        base = cards[dep.card]
-        field_view = CardView(**{**base.__dict__})
-        field_view.atk = state.current_atk(side)
-        field_view.undercharged = dep.deficit
-        field_view.skill_off = dep.deficit > 0 and deck[dep.card].skill is not None
-        passive = deck[dep.card].passive
-        if passive is not None:
-            field_view.effects = [
-                (label, text)
-                if label != slot_label("passive")
-                else (label, effect_label(passive.kind.value, dep.passive))
-                for label, text in field_view.effects
-            ]
+        card = deck[dep.card]
+        cards[dep.card].on_field = True
+        field_view = replace(
+            cards[dep.card],
+            atk=state.current_atk(side),
+            undercharged=dep.deficit,
+            skill_off=dep.deficit > 0 and card.skill is not None,
+            effects=_effects(card, dep.passive),
+        )
     picked = cards[p.pick] if (p.pick is not None and reveal_pick) else None
     start = p.hero_start
     hp = p.hero_hp
@@ -181,11 +222,12 @@ def _side_view(state: MatchState, side: int, *, reveal_pick: bool) -> SideView:
         pips_width=12 * NRG_CAP,
         field=field_view,
         cards=cards,
-        boosts_used=[boost_label(k) for k in BOOST_KEYS if k in p.boosts_used],
-        boosts_left=[boost_label(k) for k in BOOST_KEYS if k not in p.boosts_used],
+        boosts_used=[label(k) for k in BOOST_KEYS if k in p.boosts_used],
+        boosts_left=[label(k) for k in BOOST_KEYS if k not in p.boosts_used],
         committed=p.committed,
         rage=p.rage,
         picked=picked,
+        wounded_label=label(EffectKind.WOUNDED_RAGE),
     )
 
 
@@ -205,19 +247,270 @@ def board(state: MatchState, *, reveal_bot: bool = False) -> BoardView:
 
 def controls(state: MatchState, view: BoardView) -> Controls:
     """The player's legal moves, as button values for the action form."""
-    out = Controls()
+    out = Controls(switch_label=label(BoostKind.SWITCH))
     if state.over:
         return out
     p = state.players[A]
     for action in legal_actions(state, A):
         if isinstance(action, Pick):
-            out.picks.append((f"pick:{action.card}", view.player.cards[action.card]))
-        elif isinstance(action, Boost) and action.boost == "switch":
+            card = view.player.cards[action.card]
+            out.picks.append(
+                PickChoice(
+                    move_value(action), card, picked=p.pick == action.card, short=card.cost > p.nrg
+                )
+            )
+        elif isinstance(action, Boost) and action.boost is BoostKind.SWITCH:
             assert action.card is not None
-            out.switches.append((f"boost:switch:{action.card}", view.player.cards[action.card]))
+            out.switches.append((move_value(action), view.player.cards[action.card]))
         elif isinstance(action, Boost):
-            out.boosts.append((f"boost:{action.boost}", boost_label(action.boost)))
+            kind = BoostKind(action.boost)
+            out.boosts.append(BoostChoice(move_value(action), label(kind), describe(kind)))
         elif isinstance(action, Commit):
             out.can_commit = True
     out.must_pick = p.field is None and p.pick is None and bool(out.picks)
     return out
+
+
+# ---------------------------------------------------------------------------
+# The deck builder
+
+
+def builder_url(query: str = "", deck: Sequence[int] = (), page: int | None = None) -> str:
+    """The builder's address for a search, a deck so far and a result page."""
+    params: dict[str, Any] = {}
+    if query:
+        params["q"] = query
+    if deck:
+        params["deck"] = ",".join(str(t) for t in deck)
+    if page and page > 1:
+        params["page"] = page
+    base = reverse("play:index")
+    return f"{base}?{urlencode(params)}" if params else base
+
+
+@dataclass(frozen=True)
+class BuilderEntry:
+    """A collection card in the builder: in the deck, addable, or neither (deck full)."""
+
+    card: Any  # a cards.models.Card with the builder's fields
+    rarity_label: str
+    role_label: str
+    in_deck: bool = False
+    add_url: str | None = None
+    remove_url: str | None = None
+
+
+@dataclass(frozen=True)
+class MatchLink:
+    """One of the session's matches: where it goes (the board, or its replay once over)."""
+
+    url: str
+    round: int
+    status: str
+    status_label: str
+    updated_at: datetime
+
+
+@dataclass(frozen=True)
+class BuilderPage:
+    query: str
+    deck: list[BuilderEntry]
+    deck_count: int
+    deck_max: int
+    deck_full: bool
+    deck_param: str
+    results: list[BuilderEntry]
+    suggestion: list[BuilderEntry]
+    matches: list[MatchLink]
+    page_number: int
+    prev_url: str | None
+    next_url: str | None
+
+
+def _entry(card: Any, **links: Any) -> BuilderEntry:
+    return BuilderEntry(
+        card,
+        label_of(Rarity, card.rarity),
+        label_of(Role, card.role),
+        **links,
+    )
+
+
+def builder_page(
+    query: str,
+    deck_cards: Sequence[Any],
+    results: Sequence[Any],
+    page: int,
+    more: bool,
+    suggestion: Sequence[Any],
+    matches: Sequence[Match],
+) -> BuilderPage:
+    """The builder: the deck so far (at most a deck's cards), page ``page`` of the search
+    results (``more``: another follows) with Add links while the deck has room, a
+    suggested deck and the session's matches."""
+    deck_cards = list(deck_cards)[:DECK_MAX]
+    tokens = [c.token for c in deck_cards]
+    full = len(tokens) >= DECK_MAX
+    deck = [
+        _entry(
+            c,
+            in_deck=True,
+            remove_url=builder_url(query, [t for t in tokens if t != c.token], page),
+        )
+        for c in deck_cards
+    ]
+    rows = []
+    for card in results:
+        in_deck = card.token in tokens
+        add = None if in_deck or full else builder_url(query, [*tokens, card.token], page)
+        rows.append(_entry(card, in_deck=in_deck, add_url=add))
+    return BuilderPage(
+        query=query,
+        deck=deck,
+        deck_count=len(deck),
+        deck_max=DECK_MAX,
+        deck_full=full,
+        deck_param=",".join(str(t) for t in tokens),
+        results=rows,
+        suggestion=[_entry(c) for c in suggestion],
+        matches=[_match_link(m) for m in matches],
+        page_number=page,
+        prev_url=builder_url(query, tokens, page - 1) if page > 1 else None,
+        next_url=builder_url(query, tokens, page + 1) if more else None,
+    )
+
+
+def _match_link(match: Match) -> MatchLink:
+    name = "play:replay" if match.over else "play:match"
+    return MatchLink(
+        url=reverse(name, kwargs={"public_id": match.public_id}),
+        round=match.rounds,
+        status=match.status,
+        status_label=match.get_status_display(),
+        updated_at=match.updated_at,
+    )
+
+
+# ---------------------------------------------------------------------------
+# A match and its replay
+
+
+@dataclass(frozen=True)
+class MatchPage:
+    match: Match
+    board: BoardView
+    controls: Controls
+    turn: int
+    current_log: list[Line]
+    previous_log: list[Line]
+    previous_round: int
+    result: str | None
+    reason: str | None
+    notice: str | None
+    replay_url: str
+    act_url: str
+
+
+def _end(record: Replay) -> tuple[str | None, str | None]:
+    """The result and the reason of a finished match, in words (None while it runs)."""
+    state = record.state
+    if not state.over:
+        return None, None
+    end: Event = record.log[-1]
+    return result_text(state.result), reason_text(state.end_reason, end.params["round_limit"])
+
+
+def match_page(match: Match, record: Replay, notice: str | None = None) -> MatchPage:
+    """The match as it stands: the board, the player's moves, this round's log so far
+    (round 1 with the opening) and the previous round's."""
+    state = record.state
+    view = board(state, reveal_bot=state.over)
+    rounds = record.rounds
+    current = narrate_all(rounds[-1], show_bot_picks=state.over)
+    previous = narrate_all(rounds[-2]) if len(rounds) > 2 else []
+    if len(rounds) == 2:  # round 1: show the opening too
+        current = narrate_all(rounds[0]) + current
+    result, reason = _end(record)
+    return MatchPage(
+        match=match,
+        board=view,
+        controls=controls(state, view),
+        turn=state.actions,
+        current_log=current,
+        previous_log=previous,
+        previous_round=state.round - 1,
+        result=result,
+        reason=reason,
+        notice=notice,
+        replay_url=reverse("play:replay", kwargs={"public_id": match.public_id}),
+        act_url=reverse("play:act", kwargs={"public_id": match.public_id}),
+    )
+
+
+@dataclass(frozen=True)
+class StepLink:
+    url: str
+    label: str
+    current: bool
+
+
+@dataclass(frozen=True)
+class ReplayPage:
+    match: Match
+    board: BoardView
+    lines: list[Line]
+    step: int
+    last: int
+    step_label: str
+    log_title: str
+    board_title: str
+    steps: list[StepLink]
+    prev_url: str | None
+    next_url: str | None
+    result: str | None
+    reason: str | None
+    back_url: str | None
+    error: str | None
+
+
+def replay_page(
+    match: Match, record: Replay, step: int | None, *, owner: bool, error: str | None = None
+) -> ReplayPage:
+    """Step ``step`` of the replay (None, or past the end: the last step): what happened
+    in it and the board after it."""
+    last = len(record.rounds) - 1
+    step = last if step is None else max(0, min(step, last))
+    base = reverse("play:replay", kwargs={"public_id": match.public_id})
+
+    def url(n: int) -> str:
+        return f"{base}?step={n}"
+
+    if step == 0:
+        step_label, log_title = _("The start"), _("Before round 1")
+        board_title = _("The board at the start")
+    else:
+        step_label = _("Round %(round)s") % {"round": step}
+        log_title = _("What happened in round %(round)s") % {"round": step}
+        board_title = _("The board after round %(round)s") % {"round": step}
+    result, reason = _end(record) if match.over else (None, None)
+    return ReplayPage(
+        match=match,
+        board=board(record.snapshots[step], reveal_bot=True),
+        lines=narrate_all(record.rounds[step], show_bot_picks=match.over),
+        step=step,
+        last=last,
+        step_label=step_label,
+        log_title=log_title,
+        board_title=board_title,
+        steps=[
+            StepLink(url(n), _("Start") if n == 0 else str(n), n == step) for n in range(last + 1)
+        ],
+        prev_url=url(step - 1) if step > 0 else None,
+        next_url=url(step + 1) if step < last else None,
+        result=result,
+        reason=reason,
+        back_url=reverse("play:match", kwargs={"public_id": match.public_id})
+        if owner and not match.over
+        else None,
+        error=error,
+    )

@@ -13,7 +13,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from engine.types import Rarity
+from engine.types import Rarity, Role
 
 from .models import BalanceReport
 
@@ -76,8 +76,8 @@ def balance_report_html(report: BalanceReport | None) -> str:
         return format_html(
             '<p class="macro-caption">{}</p>',
             _(
-                "No balance report yet. Run “python manage.py balance_report” to play "
-                "bot-against-bot matches and fill this table."
+                "No balance report yet: these tables fill in once bot-against-bot matches "
+                "have been played for one."
             ),
         )
     data = report.data
@@ -152,7 +152,7 @@ def balance_report_html(report: BalanceReport | None) -> str:
         table(
             "balance_report",
             role_cols,
-            _rows(data.get("by_role", {}), role_name, ("tank", "striker", "support", "control")),
+            _rows(data.get("by_role", {}), role_name, [r.value for r in Role]),
             _("Win rate of the decks a card of each role played in (one row per card)"),
         )
     )

@@ -4,7 +4,7 @@ and a session's matches."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from uuid import UUID
 
 from django.db.models import Q, QuerySet
 
@@ -16,15 +16,14 @@ from .models import Match
 __all__ = [
     "SEARCH_LIMIT",
     "cards_by_tokens",
+    "match_by_id",
     "match_for_session",
-    "parse_deck",
     "search_cards",
     "session_matches",
     "suggested_deck",
 ]
 
 SEARCH_LIMIT = 24
-PARSE_LIMIT = 16
 _CARD_FIELDS = ("token", "name", "rarity", "role", "atk", "hp", "defense", "energy_cost",
                 "active_skill")  # fmt: skip
 
@@ -33,32 +32,21 @@ def _cards() -> QuerySet[Card]:
     return Card.objects.only(*_CARD_FIELDS)
 
 
-def search_cards(query: str, limit: int = SEARCH_LIMIT) -> list[Card]:
-    """Cards whose name contains ``query`` (or whose token it is), strongest rarity first."""
-    query = query.strip()[:100]
+def search_cards(
+    query: str, token: int | None = None, *, page: int = 1, per_page: int = SEARCH_LIMIT
+) -> tuple[list[Card], bool]:
+    """One page of the cards whose name contains ``query`` (or whose number is ``token``),
+    strongest rarity first, and whether another page follows (one query: a row more than
+    a page is read instead of counting them all)."""
     cards = _cards()
     if query:
         condition = Q(name__icontains=query)
-        digits = query.lstrip("#")
-        if digits.isdigit():
-            condition |= Q(token=int(digits))
+        if token is not None:
+            condition |= Q(token=token)
         cards = cards.filter(condition)
-    return list(cards.order_by("-rarity_rank", "token")[:limit])
-
-
-def parse_deck(raw: str | Iterable[str]) -> list[int]:
-    """Tokens from ``"12,45"`` (or a list of strings): distinct and positive, in order.
-
-    Anything else is dropped: the builder's URLs are typed by hand too. At most
-    ``PARSE_LIMIT`` tokens are kept (callers cut to a deck's four).
-    """
-    parts = raw.split(",") if isinstance(raw, str) else list(raw)
-    tokens: list[int] = []
-    for part in parts[: PARSE_LIMIT * 4]:
-        part = str(part).strip()
-        if part.isascii() and part.isdigit() and 0 < int(part) < 2**31 and int(part) not in tokens:
-            tokens.append(int(part))
-    return tokens[:PARSE_LIMIT]
+    start = (max(page, 1) - 1) * per_page
+    rows = list(cards.order_by("-rarity_rank", "token")[start : start + per_page + 1])
+    return rows[:per_page], len(rows) > per_page
 
 
 def cards_by_tokens(tokens: list[int]) -> list[Card]:
@@ -89,6 +77,11 @@ def session_matches(session_key: str | None, limit: int = 10) -> list[Match]:
         .defer("deck_a", "deck_b", "actions")
         .order_by("-updated_at")[:limit]
     )
+
+
+def match_by_id(public_id: UUID) -> Match | None:
+    """The match with this public id, whoever owns it (a replay permalink)."""
+    return Match.objects.filter(public_id=public_id).first()
 
 
 def match_for_session(public_id: object, session_key: str | None) -> Match | None:

@@ -22,32 +22,31 @@ from django.db import transaction
 from cards.models import Card
 from cards.specs import card_specs, iter_card_specs
 from core import versions
-from engine.bots import card_strength, make_bot
-from engine.data import DECK_MAX, DECK_MIN
+from engine.bots import card_strength, make_bot, take_turn
+from engine.data import DECK_MAX
 from engine.derive import derive
 from engine.match import (
     A,
     Action,
     B,
-    Boost,
-    Commit,
-    Event,
-    IllegalActionError,
     MatchCard,
     MatchState,
-    Pick,
-    Surrender,
+    Recorder,
+    Replay,
+    new_match,
+    replay,
+    validate_deck_ids,
+)
+from engine.serialize import (
     action_from_json,
     action_to_json,
-    apply,
-    card_from_json,
-    card_to_json,
-    new_match,
-    opening_events,
+    match_card_from_json,
+    match_card_to_json,
 )
-from engine.simulate import play_match
+from engine.simulate import Series, Tally, play_match
 from engine.types import Rarity
 
+from .forms import parse_move
 from .models import BalanceReport, Match, MatchStatus
 
 __all__ = [
@@ -56,7 +55,7 @@ __all__ = [
     "StaleActionError",
     "choose_bot_deck",
     "load",
-    "parse_move",
+    "parse_move",  # bench/load.py reads it from here; it lives in play.forms
     "play_move",
     "run_balance_report",
     "start_match",
@@ -68,10 +67,13 @@ BOT_CANDIDATES_PER_CARD = 8
 
 
 class DeckError(ValueError):
-    """The cards chosen for a new match cannot make a deck (``code`` says why)."""
+    """The cards chosen cannot make a deck for a reason of the site's own (a card that is
+    not in the collection, a catalogue too small): ``code`` says why. The engine's deck
+    rules raise ``engine.match.InvalidDeckError``, with the same ``code``/``params``."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, **params: Any) -> None:
         self.code = code
+        self.params = params
         super().__init__(code)
 
 
@@ -81,50 +83,40 @@ class StaleActionError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A stored match rebuilt: its state, its whole log, and the state after each round."""
+    """A stored match rebuilt: the row and its record (state, log by round, snapshots)."""
 
     match: Match
-    state: MatchState
-    log: tuple[Event, ...]
-    snapshots: tuple[MatchState, ...]
+    record: Replay
+
+    @property
+    def state(self) -> MatchState:
+        return self.record.state
 
 
 def _decks(match: Match) -> tuple[tuple[MatchCard, ...], tuple[MatchCard, ...]]:
     return (
-        tuple(card_from_json(c) for c in match.deck_a),
-        tuple(card_from_json(c) for c in match.deck_b),
+        tuple(match_card_from_json(c) for c in match.deck_a),
+        tuple(match_card_from_json(c) for c in match.deck_b),
     )
 
 
-def load(match: Match) -> Loaded:
-    """Rebuild a match by replaying its actions. ``snapshots[k]`` is the state when round
-    ``k + 1`` began (the last one is the final state of a finished match)."""
+def _replay(match: Match) -> Replay:
     deck_a, deck_b = _decks(match)
-    state = new_match(deck_a, deck_b, match.seed)
-    log = list(opening_events(state))
-    snapshots = [state]
-    for data in match.actions:
-        state, events = apply(state, action_from_json(data))
-        log.extend(events)
-        if state.round != snapshots[-1].round or (state.over and not snapshots[-1].over):
-            snapshots.append(state)
-    return Loaded(match, state, tuple(log), tuple(snapshots))
+    return replay(deck_a, deck_b, match.seed, [action_from_json(a) for a in match.actions])
+
+
+def load(match: Match) -> Loaded:
+    """Rebuild a match by replaying its actions (``engine.match.replay``)."""
+    return Loaded(match, _replay(match))
 
 
 def _bot_rng(seed: int, state: MatchState) -> random.Random:
     return random.Random(seed * 1_000_003 + state.actions)
 
 
-def _bot_turn(state: MatchState, seed: int, bot_name: str) -> tuple[MatchState, list[Action]]:
-    """The bot's Prepare: act until it has committed (or the match is over)."""
-    bot = make_bot(bot_name)
-    rng = _bot_rng(seed, state)
-    actions: list[Action] = []
-    while not state.over and not state.players[B].committed:
-        action = bot.act(state, B, rng)
-        state, _ = apply(state, action)
-        actions.append(action)
-    return state, actions
+def _bot_turn(recorder: Recorder, seed: int, bot_name: str) -> None:
+    """The bot's Prepare: it acts until it has committed (or the match is over)."""
+    take_turn(make_bot(bot_name), recorder, B, _bot_rng(seed, recorder.state))
 
 
 # ---------------------------------------------------------------------------
@@ -133,7 +125,7 @@ def _bot_turn(state: MatchState, seed: int, bot_name: str) -> tuple[MatchState, 
 
 def _player_deck(tokens: Sequence[int]) -> tuple[MatchCard, ...]:
     specs = {spec.token: spec for spec in card_specs(tokens)}
-    if len(specs) != len(tokens):
+    if any(t not in specs for t in tokens):
         raise DeckError("unknown_card")
     return tuple(MatchCard.from_breakdown(derive(specs[t]), specs[t].name) for t in tokens)
 
@@ -149,7 +141,7 @@ def choose_bot_deck(player: Sequence[MatchCard], rng: random.Random) -> tuple[Ma
     a few drawn at random. Bot cards are temporary copies: their active skill is rolled
     (RULES.md §4)."""
     rows = list(Card.objects.order_by("token").values_list("token", "rarity"))
-    mine = {int(c.id) for c in player if c.id.isdigit()}
+    mine = {c.id for c in player}
     by_rarity: dict[str, list[int]] = {}
     for token, rarity in rows:
         by_rarity.setdefault(rarity, []).append(token)
@@ -160,7 +152,7 @@ def choose_bot_deck(player: Sequence[MatchCard], rng: random.Random) -> tuple[Ma
         rank = order.index(card.rarity.value)
         near = sorted(order, key=lambda r: (abs(order.index(r) - rank), -order.index(r)))
         for rarity in near:
-            options = [t for t in by_rarity.get(rarity, []) if t not in mine]
+            options = [t for t in by_rarity.get(rarity, []) if str(t) not in mine]
             if options:
                 break
         else:  # the collection holds only the player's cards: copy them
@@ -187,51 +179,29 @@ def choose_bot_deck(player: Sequence[MatchCard], rng: random.Random) -> tuple[Ma
 
 def start_match(session_key: str, tokens: Sequence[int], *, seed: int | None = None) -> Match:
     """Create a match between the player's cards (by token) and a bot deck; the bot then
-    prepares round 1. Raises DeckError for a bad choice of cards."""
+    prepares round 1. Raises InvalidDeckError (the engine's deck rules, checked before any
+    card is loaded) or DeckError("unknown_card")."""
     tokens = list(tokens)
-    if len(tokens) < DECK_MIN:
-        raise DeckError("empty")
-    if len(tokens) > DECK_MAX:
-        raise DeckError("too_many")
-    if len(set(tokens)) != len(tokens):
-        raise DeckError("duplicate")
+    validate_deck_ids([str(t) for t in tokens])
     player = _player_deck(tokens)
     if seed is None:
         seed = secrets.randbelow(2**31)
     bot_deck = choose_bot_deck(player, random.Random(seed))
-    state = new_match(player, bot_deck, seed)
-    state, actions = _bot_turn(state, seed, BOT_NAME)
+    recorder = Recorder(new_match(player, bot_deck, seed), log=False)
+    _bot_turn(recorder, seed, BOT_NAME)
     return Match.objects.create(
         owner_session_key=session_key,
         seed=seed,
         bot=BOT_NAME,
-        deck_a=[card_to_json(c) for c in player],
-        deck_b=[card_to_json(c) for c in bot_deck],
-        actions=[action_to_json(a) for a in actions],
-        rounds=state.round,
+        deck_a=[match_card_to_json(c) for c in player],
+        deck_b=[match_card_to_json(c) for c in bot_deck],
+        actions=[action_to_json(a) for a in recorder.actions],
+        rounds=recorder.state.round,
     )
 
 
 # ---------------------------------------------------------------------------
 # Playing
-
-
-def parse_move(move: str) -> Action:
-    """The player's action from a form button value: ``pick:2``, ``boost:rage``,
-    ``boost:switch:1``, ``commit`` or ``surrender``. IllegalActionError("bad_action")."""
-    parts = str(move).split(":")
-    if parts == ["commit"]:
-        return Commit(A)
-    if parts == ["surrender"]:
-        return Surrender(A)
-    number = parts[-1].isascii() and parts[-1].isdigit() and len(parts[-1]) <= 3
-    if parts[0] == "pick" and len(parts) == 2 and number:
-        return Pick(A, int(parts[1]))
-    if parts[0] == "boost" and len(parts) == 2 and parts[1] != "switch":
-        return Boost(A, parts[1])
-    if parts[0] == "boost" and len(parts) == 3 and parts[1] == "switch" and number:
-        return Boost(A, "switch", int(parts[2]))
-    raise IllegalActionError("bad_action")
 
 
 def _status(state: MatchState) -> str:
@@ -242,35 +212,33 @@ def _status(state: MatchState) -> str:
     return MatchStatus.WON if state.winner == A else MatchStatus.LOST
 
 
-def play_move(public_id: Any, session_key: str, turn: str, move: str) -> Loaded:
-    """Apply the player's move to their match (and the bot's reply), atomically.
+def play_move(public_id: Any, session_key: str, turn: int, action: Action) -> Loaded:
+    """Apply the player's action to their match (and the bot's reply), atomically.
 
     ``turn`` is the action count the form was made for: a different one (a stale page or a
-    second submit) raises StaleActionError; an illegal move raises IllegalActionError.
+    second submit) raises StaleActionError; an illegal action raises IllegalActionError.
     Either way nothing is stored. Match.DoesNotExist when the match is not this session's.
+    The stored actions are replayed once; the new ones are recorded onto that replay.
     """
     with transaction.atomic():
         match = Match.objects.select_for_update().get(
             public_id=public_id, owner_session_key=session_key
         )
-        deck_a, deck_b = _decks(match)
-        state = new_match(deck_a, deck_b, match.seed)
-        for data in match.actions:
-            state, _ = apply(state, action_from_json(data))
-        if str(turn) != str(state.actions):
+        recorder = Recorder.resume(_replay(match))
+        if turn != recorder.state.actions:
             raise StaleActionError(turn)
-        action = parse_move(move)
-        state, _ = apply(state, action)
-        new = [action]
-        if not state.over and not state.players[B].committed:
-            state, bot_actions = _bot_turn(state, match.seed, match.bot)
-            new.extend(bot_actions)
+        stored = len(recorder.actions)
+        recorder.play(action)
+        if not recorder.state.over and not recorder.state.players[B].committed:
+            _bot_turn(recorder, match.seed, match.bot)
+        state = recorder.state
+        new = recorder.actions[stored:]
         match.actions = [*match.actions, *(action_to_json(a) for a in new)]
         match.status = _status(state)
         match.end_reason = state.end_reason or ""
         match.rounds = state.round
         match.save(update_fields=["actions", "status", "end_reason", "rounds", "updated_at"])
-    return load(match)
+    return Loaded(match, recorder.record())
 
 
 # ---------------------------------------------------------------------------
@@ -313,13 +281,8 @@ def run_balance_report(
     if not mixes:
         raise DeckError("empty")
     rng = random.Random(seed)
-    by_mix: dict[str, list[int]] = {}
-    by_rarity: dict[str, list[int]] = {}
-    by_role: dict[str, list[int]] = {}
-    edge = {"games": 0, "wins": 0, "losses": 0, "draws": 0}
-    by_gap: dict[str, list[int]] = {}
-    reasons: Counter[str] = Counter()
-    rounds = 0
+    series = Series()
+    by_mix, by_rarity, by_role, by_gap, edge = Tally(), Tally(), Tally(), Tally(), Tally()
     players = [make_bot(bots[0]), make_bot(bots[1])]
 
     def deck() -> tuple[MatchCard, ...]:
@@ -330,53 +293,39 @@ def run_balance_report(
         rng.shuffle(picked)
         return tuple(picked)
 
-    def add(table: dict[str, list[int]], key: str, outcome: int) -> None:
-        row = table.setdefault(key, [0, 0, 0])  # games, wins, draws
-        row[0] += 1
-        if outcome == 1:
-            row[1] += 1
-        elif outcome == 0:
-            row[2] += 1
-
     for i in range(matches):
         deck_a, deck_b = deck(), deck()
         state = play_match(deck_a, deck_b, players, seed + i).state
-        rounds += state.round
-        reasons[state.end_reason or ""] += 1
+        series.add(state)
         for side, own in ((A, deck_a), (B, deck_b)):
-            outcome = 0 if state.winner is None else (1 if state.winner == side else -1)
-            add(by_mix, _mix_key(own), outcome)
+            by_mix.add_result(_mix_key(own), state, side)
             for card in own:
-                add(by_rarity, card.rarity.value, outcome)
-                add(by_role, card.role.value, outcome)
+                by_rarity.add_result(card.rarity.value, state, side)
+                by_role.add_result(card.role.value, state, side)
         rank_a = sum(c.rarity.rank for c in deck_a)
         rank_b = sum(c.rarity.rank for c in deck_b)
         if rank_a != rank_b:
             higher = A if rank_a > rank_b else B
             gap = abs(rank_a - rank_b)
             bucket = "1-2" if gap <= 2 else ("3-4" if gap <= 4 else "5+")
-            edge["games"] += 1
-            if state.winner is None:
-                edge["draws"] += 1
-                outcome = 0
-            elif state.winner == higher:
-                edge["wins"] += 1
-                outcome = 1
-            else:
-                edge["losses"] += 1
-                outcome = -1
-            add(by_gap, bucket, outcome)
+            edge.add_result("all", state, higher)
+            by_gap.add_result(bucket, state, higher)
         if progress is not None and (i + 1) % 1000 == 0:
             progress(i + 1)
     seconds = time.perf_counter() - started
     data = {
-        "by_mix": {k: by_mix[k] for k in sorted(by_mix)},
-        "by_rarity": {r: by_rarity[r] for r in rarities if r in by_rarity},
-        "by_role": dict(sorted(by_role.items())),
-        "higher_rarity": edge,
-        "by_rarity_gap": {k: by_gap[k] for k in ("1-2", "3-4", "5+") if k in by_gap},
-        "average_rounds": round(rounds / matches, 2) if matches else 0,
-        "end_reasons": dict(sorted(reasons.items())),
+        "by_mix": by_mix.to_json(sorted(by_mix.keys())),  # type: ignore[type-var]
+        "by_rarity": by_rarity.to_json(rarities),
+        "by_role": by_role.to_json(sorted(by_role.keys())),  # type: ignore[type-var]
+        "higher_rarity": {
+            "games": edge.games("all"),
+            "wins": edge.wins("all"),
+            "losses": edge.losses("all"),
+            "draws": edge.draws("all"),
+        },
+        "by_rarity_gap": by_gap.to_json(("1-2", "3-4", "5+")),
+        "average_rounds": series.average_rounds(),
+        "end_reasons": series.end_reasons(),
         "mixes": len(mixes),
     }
     versions.bump("balance")

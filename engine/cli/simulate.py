@@ -9,7 +9,8 @@ from typing import TextIO
 
 from engine.bots import BOTS
 from engine.cli.base import Command, UsageError, read_input
-from engine.match import InvalidDeckError, action_to_json, card_to_json
+from engine.match import InvalidDeckError
+from engine.serialize import action_to_json, event_to_json, match_card_to_json
 from engine.simulate import load_decks, play_match, run_series
 
 
@@ -59,14 +60,14 @@ def simulate_run(args: argparse.Namespace, out: TextIO) -> int:
         summary["log"] = {
             "seed": args.seed,
             "decks": {
-                "a": [card_to_json(c) for c in deck_a],
-                "b": [card_to_json(c) for c in deck_b],
+                "a": [match_card_to_json(c) for c in deck_a],
+                "b": [match_card_to_json(c) for c in deck_b],
             },
             "result": record.state.result,
             "end_reason": record.state.end_reason,
             "rounds": record.state.round,
             "actions": [action_to_json(a) for a in record.actions],
-            "events": [e.to_json() for e in record.events],
+            "events": [event_to_json(e) for e in record.log],
         }
     json.dump(summary, out, ensure_ascii=False, indent=2)
     out.write("\n")

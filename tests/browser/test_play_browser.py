@@ -53,6 +53,9 @@ def test_play_a_match_to_the_end_and_replay_it(page):
     result = page.locator(".result-panel h2").inner_text()
     assert result in ("You win!", "The bot wins.", "A draw.")
     assert page.locator(".log-end").count() >= 1
+    # The log's last line is a sentence (it once read "b hero_defeated Hero HP: …").
+    last_line = page.locator(".log-end").last.inner_text()
+    assert last_line.startswith(result) and "_" not in last_line, last_line
     assert page.get_by_role("button", name="Commit").count() == 0
 
     page.get_by_role("link", name="Replay the match").click()
@@ -68,7 +71,9 @@ def test_play_a_match_to_the_end_and_replay_it(page):
 
 def test_the_forms_work_without_javascript(browser, live_server):
     build_collection()
-    context = browser.new_context(locale="en-US", java_script_enabled=False)
+    context = browser.new_context(
+        locale="en-US", java_script_enabled=False, viewport={"width": 390, "height": 844}
+    )
     context.set_default_timeout(10_000)
     page = context.new_page()
     try:
@@ -91,9 +96,13 @@ def test_the_forms_work_without_javascript(browser, live_server):
         other.wait_for_load_state()
         assert other.get_by_text("out of date", exact=False).count() >= 1
         other.close()
-        # Russian, too.
+        # Russian, too; a surrender ends the match with a sentence, not codes.
         ru = page.url.replace("/en/", "/ru/")
         page.goto(ru)
         assert page.get_by_role("heading", name="Матч против бота").is_visible()
+        page.get_by_role("button", name="Сдаться").click()
+        page.wait_for_load_state()
+        last_line = page.locator(".log-end").last.inner_text()
+        assert last_line.startswith("Победил бот. Сдача. Hero HP:"), last_line
     finally:
         context.close()

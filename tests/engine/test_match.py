@@ -7,9 +7,11 @@ import random
 
 import pytest
 
-from engine.bots import GreedyBot, RandomBot, card_strength
+from engine.bots import GreedyBot, RandomBot, card_strength, take_turn
+from engine.data import DECK_MAX, MAX_HERO_HP_CEILING, NRG_CAP, ROUND_LIMIT
 from engine.derive import derive
 from engine.match import (
+    DECK_ERROR_CODES,
     EVENT_CODES,
     ILLEGAL_CODES,
     A,
@@ -21,19 +23,35 @@ from engine.match import (
     InvalidDeckError,
     MatchCard,
     Pick,
+    Recorder,
     Surrender,
-    action_from_json,
-    action_to_json,
     apply,
-    card_from_json,
-    card_to_json,
     is_legal,
     legal_actions,
     new_match,
     replay,
+    validate_deck_ids,
 )
-from engine.simulate import play_match, run_series
-from engine.types import AttributeSpec, CardSpec, EffectKind, InvalidCardError, Rarity, Role, Slot
+from engine.serialize import (
+    action_from_json,
+    action_to_json,
+    event_to_json,
+    match_card_from_json,
+    match_card_to_json,
+)
+from engine.simulate import Series, Tally, play_match, run_series
+from engine.types import (
+    AttributeSpec,
+    BoostKind,
+    CardSpec,
+    EffectKind,
+    EndReason,
+    InvalidCardError,
+    Rarity,
+    Role,
+    Side,
+    Slot,
+)
 
 PUP = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20, def_=2)
 FANG = MatchCard("2", "Fang", Rarity.RARE, Role.STRIKER, atk=12, hp=12)
@@ -53,6 +71,46 @@ def test_every_illegal_code_formats_with_its_parameters():
     params = {"side": "c", "card": 1, "boost": "rage", "limit": 2, "cap": 4}
     for code in ILLEGAL_CODES:
         assert str(IllegalActionError(code, **params))
+
+
+def test_refusals_carry_the_rule_numbers():
+    state = new_match((PUP,), (FANG,))
+    state, _ = apply(state, Boost(A, BoostKind.CHARGE))
+    with pytest.raises(IllegalActionError) as info:
+        apply(state, Boost(A, BoostKind.CHARGE))
+    assert (info.value.code, info.value.params) == ("boost_used", {"boost": BoostKind.CHARGE})
+    state, _ = apply(state, Pick(A, 0))
+    state, _ = apply(state, Boost(A, BoostKind.RAGE))
+    with pytest.raises(IllegalActionError) as info:
+        apply(state, Boost(A, BoostKind.GUARD_UP))
+    assert (info.value.code, info.value.params) == ("boost_limit", {"limit": 2})
+
+
+def test_events_carry_the_rule_numbers():
+    state = new_match((PUP,), (FANG,))
+    _, (charge,) = apply(state, Boost(A, "charge"))
+    assert charge.params == {"side": "a", "amount": 1, "nrg": NRG_CAP, "cap": NRG_CAP}
+    _, (patch,) = apply(state, Boost(A, "hero_patch"))
+    assert patch.params["cap"] == MAX_HERO_HP_CEILING
+    _, (_, end) = apply(state, Surrender(B))
+    assert end.params["round_limit"] == ROUND_LIMIT and end.params["reason"] is EndReason.SURRENDER
+    record = play_match((PUP, FANG), (FANG, PUP), ("greedy", "greedy"), seed=1, log=True)
+    strikes = [e for e in record.log if e.code.startswith("strike.") and "atk" in e.params]
+    assert strikes and all(e.params["threshold"] == 15 for e in strikes)
+
+
+def test_deck_errors_carry_their_numbers_and_read_as_a_line():
+    with pytest.raises(InvalidDeckError) as info:
+        validate_deck_ids([str(i) for i in range(DECK_MAX + 1)])
+    err = info.value
+    assert (err.code, err.params) == ("too_many", {"maximum": DECK_MAX, "count": DECK_MAX + 1})
+    assert str(err) == "A deck holds at most 4 cards (this one has 5)."
+    with pytest.raises(InvalidDeckError) as info:
+        new_match((PUP, "pup"), (FANG,))
+    assert info.value.code == "invalid_card" and info.value.params["number"] == 2
+    for code in DECK_ERROR_CODES:
+        params = {"minimum": 1, "maximum": 4, "count": 5, "card": "1", "number": 1}
+        assert str(InvalidDeckError(code, **params))
 
 
 @pytest.mark.parametrize(
@@ -103,7 +161,7 @@ def test_match_cards_round_trip_and_validate():
         passive=CardEffect(EffectKind.BURN, 2),
         last_breath=CardEffect(EffectKind.DAMAGE_CARD, 3),
     )
-    assert card_from_json(json.loads(json.dumps(card_to_json(card)))) == card
+    assert match_card_from_json(json.loads(json.dumps(match_card_to_json(card)))) == card
     assert card.cost == 3
     with pytest.raises(InvalidCardError):
         MatchCard(
@@ -116,7 +174,7 @@ def test_match_cards_round_trip_and_validate():
             passive=CardEffect(EffectKind.SHIELD, 1),
         )  # a shield is Deploy only
     with pytest.raises(InvalidCardError):
-        card_from_json({"id": "1", "rarity": "mythic", "role": "tank", "atk": 1, "hp": 1})
+        match_card_from_json({"id": "1", "rarity": "mythic", "role": "tank", "atk": 1, "hp": 1})
 
 
 def test_from_breakdown_takes_stats_effects_cost_and_active_skill():
@@ -173,18 +231,55 @@ def test_legal_actions_are_exactly_the_ones_apply_accepts():
 
 def test_replay_rebuilds_state_and_log():
     record = play_match((PUP, FANG), (FANG, PUP), ("greedy", "random"), seed=11, log=True)
-    state, log = replay((PUP, FANG), (FANG, PUP), 11, record.actions)
-    assert state == record.state
-    assert log == record.events
-    assert state.actions == len(record.actions)
+    again = replay((PUP, FANG), (FANG, PUP), 11, record.actions)
+    assert again == record
+    assert again.state.actions == len(record.actions)
+
+
+def test_a_record_without_its_log_keeps_state_and_actions_only():
+    fast = play_match((PUP, FANG), (FANG, PUP), ("greedy", "random"), seed=11)
+    full = play_match((PUP, FANG), (FANG, PUP), ("greedy", "random"), seed=11, log=True)
+    assert (fast.state, fast.actions) == (full.state, full.actions)
+    assert fast.log == fast.rounds == fast.snapshots == ()
+
+
+def test_replay_steps_of_a_match_in_progress():
+    actions = [Pick(A, 0), Commit(A), Pick(B, 0), Commit(B), Pick(B, 0)]
+    record = replay((PUP, FANG), (FANG, PUP), 0, actions[:-1])
+    assert len(record.rounds) == len(record.snapshots) == 3  # opening, round 1, round 2
+    assert record.snapshots[1] == record.snapshots[2] == record.state  # round 2 just began
+    assert [e.code for e in record.rounds[2]] == ["round.start"]
+
+
+def test_take_turn_plays_one_side_until_it_commits():
+    recorder = Recorder(new_match((PUP, FANG), (FANG,)))
+    taken = take_turn(GreedyBot(), recorder, B, random.Random(3))
+    assert taken == len(recorder.actions) >= 2
+    assert recorder.state.players[B].committed and not recorder.state.players[A].committed
+    assert take_turn(GreedyBot(), recorder, B, random.Random(3)) == 0
+    # A's Commit resolves the round: the turn ends there, in the next round.
+    take_turn(GreedyBot(), recorder, A, random.Random(3))
+    assert recorder.state.round == 2
+
+
+def test_tallies_count_games_wins_and_draws_by_key():
+    tally = Tally()
+    state = play_match((PUP,), (FANG,), ("greedy", "greedy"), seed=1).state
+    tally.add_result("pup", state, Side.A)
+    tally.add_result("fang", state, Side.B)
+    assert tally.games("pup") == tally.games("fang") == 1
+    assert tally.wins("pup") + tally.wins("fang") + tally.draws("pup") == 1
+    series = Series()
+    series.add(state)
+    assert series.games == 1 and series.end_reasons() == {str(state.end_reason): 1}
 
 
 def test_events_use_documented_codes_and_parameters():
     record = play_match((PUP, FANG), (FANG, PUP), ("random", "random"), seed=3, log=True)
-    for event in record.events:
+    for event in record.log:
         assert event.code in EVENT_CODES, event.code
-        assert set(event.params) <= set(EVENT_CODES[event.code]), event
-        json.dumps(event.to_json())
+        assert set(event.params) == set(EVENT_CODES[event.code]), event
+        json.dumps(event_to_json(event))
 
 
 def test_same_seed_same_match_and_series_use_seed_plus_i():

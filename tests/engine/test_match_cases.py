@@ -24,10 +24,10 @@ from engine.match import (
     Pick,
     Surrender,
     apply,
-    card_from_json,
     new_match,
     opening_events,
 )
+from engine.serialize import event_to_json, match_card_from_json
 
 CASES_DIR = Path(__file__).parent / "match_cases"
 
@@ -46,7 +46,7 @@ def _card(cards: dict[str, Any], key: str):
     raw = dict(cards[key])
     raw.setdefault("id", key)
     raw.setdefault("name", key.replace("_", " ").title())
-    return card_from_json(raw)
+    return match_card_from_json(raw)
 
 
 def _actions(items: list[Any]) -> list[Any]:
@@ -148,7 +148,7 @@ def test_match_case(cards, case):
             break
         state = new_state
         log.extend(events)
-    dump = "\n".join(json.dumps(e.to_json(), ensure_ascii=False) for e in log)
+    dump = "\n".join(json.dumps(event_to_json(e), ensure_ascii=False) for e in log)
     if "error" in expect:
         assert error is not None, f"expected {expect['error']}, the action was accepted\n{dump}"
         assert error.code == expect["error"], f"{error.code}: {error}\n{dump}"

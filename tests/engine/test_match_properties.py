@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.bots import RandomBot
-from engine.data import MAX_HERO_HP_CEILING, NRG_CAP, ROUND_LIMIT
+from engine.data import BOOSTS_PER_ROUND, MAX_HERO_HP_CEILING, NRG_CAP, ROUND_LIMIT
 from engine.match import (
     BOOST_KEYS,
     A,
@@ -20,6 +20,7 @@ from engine.match import (
     IllegalActionError,
     MatchCard,
     Pick,
+    Recorder,
     Surrender,
     apply,
     is_legal,
@@ -80,7 +81,7 @@ def _check_invariants(state) -> None:
         assert 0 <= p.hero_hp <= MAX_HERO_HP_CEILING
         assert all(hp >= 0 for hp in p.card_hp)
         assert all(d >= 0 for d in p.card_def)
-        assert p.boosts_round <= 2
+        assert p.boosts_round <= BOOSTS_PER_ROUND
     assert 1 <= state.round <= ROUND_LIMIT
 
 
@@ -89,7 +90,7 @@ def _check_invariants(state) -> None:
 def test_every_match_ends_within_the_limits(deck_a, deck_b, seed, bot_a, bot_b):
     record = play_match(deck_a, deck_b, (bot_a, bot_b), seed, log=True)
     assert record.state.over
-    assert record.events[-1].code == "match.end"
+    assert record.log[-1].code == "match.end"
     # Walk the match again action by action, checking the invariants after each.
     state = new_match(deck_a, deck_b, seed)
     _check_invariants(state)
@@ -103,9 +104,28 @@ def test_every_match_ends_within_the_limits(deck_a, deck_b, seed, bot_a, bot_b):
 @given(decks("a"), decks("b"), st.integers(0, 2**32), BOTS, BOTS)
 def test_replaying_the_actions_reproduces_the_final_state_and_log(deck_a, deck_b, seed, ba, bb):
     record = play_match(deck_a, deck_b, (ba, bb), seed, log=True)
-    state, log = replay(deck_a, deck_b, seed, record.actions)
-    assert state == record.state
-    assert log == record.events
+    again = replay(deck_a, deck_b, seed, record.actions)
+    assert again == record
+    # One step per round (and the opening), each with the state at its end.
+    assert len(again.rounds) == len(again.snapshots) == again.state.round + 1
+    assert sum(again.rounds, ()) == again.log
+    assert [e.code for e in again.rounds[0]] == ["hero.start", "hero.start"]
+    for k, (events, snapshot) in enumerate(zip(again.rounds, again.snapshots, strict=True)):
+        if k:
+            assert events[0].code == "round.start" and events[0].params["round"] == k
+        assert snapshot.round == (k + 1 if k < again.state.round else k)
+    assert again.snapshots[-1] == again.state
+
+
+@FAST
+@given(decks("a"), decks("b"), st.integers(0, 2**32), st.data())
+def test_a_resumed_record_is_the_same_as_one_played_through(deck_a, deck_b, seed, data):
+    record = play_match(deck_a, deck_b, ("random", "greedy"), seed, log=True)
+    cut = data.draw(st.integers(0, len(record.actions)), label="cut")
+    recorder = Recorder.resume(replay(deck_a, deck_b, seed, record.actions[:cut]))
+    for action in record.actions[cut:]:
+        recorder.play(action)
+    assert recorder.record() == record
 
 
 def _any_action(side: int):

@@ -15,7 +15,6 @@ from engine.data import (
 from engine.stats import (
     apply_undercharge,
     compute_effects,
-    energy_cost,
     pick_template,
     undercharge_table,
     undercharge_tier,
@@ -46,10 +45,6 @@ def test_effects_fill_by_role_order(template, rarity: Rarity) -> None:  # type: 
     assert sorted(e.slot for e in signatures) == sorted(expected)
     bonus = template.bonus(rarity).ability
     assert all(e.value == e.base + bonus and e.bonus == bonus for e in effects)
-
-
-def test_energy_costs() -> None:
-    assert [energy_cost(r) for r in Rarity] == [1, 1, 2, 3, 4]
 
 
 def test_undercharge_tiers() -> None:

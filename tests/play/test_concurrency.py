@@ -13,6 +13,7 @@ import threading
 import pytest
 from django.db import OperationalError, connections
 
+from engine.match import A, Pick
 from play import services
 from play.models import Match
 
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_concurrent_submits_on_one_match_apply_once():
     build_collection()
     match = services.start_match("s" * 32, [1, 2], seed=4)
-    turn = str(services.load(match).state.actions)
+    turn = services.load(match).state.actions
     barrier = threading.Barrier(4)
     outcomes: list[str] = []
     lock = threading.Lock()
@@ -33,7 +34,7 @@ def test_concurrent_submits_on_one_match_apply_once():
         result = "error"
         try:
             barrier.wait()
-            services.play_move(match.public_id, "s" * 32, turn, "pick:0")
+            services.play_move(match.public_id, "s" * 32, turn, Pick(A, 0))
             result = "applied"
         except services.StaleActionError:
             result = "stale"
@@ -51,4 +52,4 @@ def test_concurrent_submits_on_one_match_apply_once():
         thread.join(30)
     assert sorted(outcomes) == ["applied", "stale", "stale", "stale"]
     stored = Match.objects.get(pk=match.pk)
-    assert len(stored.actions) == int(turn) + 1
+    assert len(stored.actions) == turn + 1

@@ -7,7 +7,17 @@ import random
 import pytest
 
 from engine.bots import card_strength
-from engine.match import Boost, Commit, IllegalActionError, Pick, Surrender, replay
+from engine.match import (
+    DECK_ERROR_CODES,
+    Boost,
+    Commit,
+    IllegalActionError,
+    InvalidDeckError,
+    Pick,
+    Surrender,
+    replay,
+)
+from engine.serialize import action_from_json
 from play import services
 from play.models import Match
 
@@ -31,17 +41,41 @@ def test_a_stored_match_replays_to_the_same_state(collection):
     loaded = services.load(match)
     assert loaded.state.players[1].committed
     deck_a, deck_b = services._decks(match)
-    from engine.match import action_from_json
+    record = replay(deck_a, deck_b, 77, [action_from_json(a) for a in match.actions])
+    assert record == loaded.record
+    assert loaded.record.snapshots[0].round == 1
 
-    state, log = replay(deck_a, deck_b, 77, [action_from_json(a) for a in match.actions])
-    assert state == loaded.state and log == loaded.log
-    assert loaded.snapshots[0].round == 1
+
+def test_a_move_is_recorded_onto_the_stored_replay(collection):
+    match = services.start_match("k" * 32, [2, 9], seed=77)
+    turn = services.load(match).state.actions
+    after = services.play_move(match.public_id, "k" * 32, turn, Pick(0, 0))
+    after = services.play_move(match.public_id, "k" * 32, turn + 1, Commit(0))
+    # What the move returns is what a fresh load rebuilds from the stored actions.
+    assert after.record == services.load(Match.objects.get(pk=match.pk)).record
+    assert after.state.round == 2 and after.state.players[1].committed
+
+
+@pytest.mark.parametrize(
+    ("tokens", "code"), [([], "empty"), ([1, 2, 3, 4, 5], "too_many"), ([1, 1], "duplicate")]
+)
+def test_deck_rules_are_the_engines(collection, tokens, code):
+    with pytest.raises(InvalidDeckError) as info:
+        services.start_match("k" * 32, tokens)
+    assert info.value.code == code and code in DECK_ERROR_CODES
+    assert not Match.objects.exists()
+
+
+def test_an_unknown_card_is_the_sites_own_error(collection):
+    with pytest.raises(services.DeckError) as info:
+        services.start_match("k" * 32, [1, 999])
+    assert info.value.code == "unknown_card"
 
 
 def test_play_move_refuses_other_sessions(collection):
     match = services.start_match("a" * 32, [1], seed=1)
     with pytest.raises(Match.DoesNotExist):
-        services.play_move(match.public_id, "b" * 32, "2", "pick:0")
+        services.play_move(match.public_id, "b" * 32, 2, Pick(0, 0))
 
 
 @pytest.mark.parametrize(

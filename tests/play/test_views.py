@@ -95,8 +95,8 @@ def test_start_creates_a_match_bound_to_the_session_and_the_bot_moves_first(clie
 @pytest.mark.parametrize(
     ("cards", "message"),
     [
-        ([], "Pick at least one card"),
-        (["1", "2", "3", "4", "5"], "at most four"),
+        ([], "Pick at least 1 card"),  # the engine's numbers (DECK_MIN, DECK_MAX)
+        (["1", "2", "3", "4", "5"], "at most 4 cards"),
         (["1", "1"], "only once"),
         (["999"], "not in the collection"),
         (["1", "abc"], "not in the collection"),
@@ -294,3 +294,87 @@ def test_pages_have_no_inline_styles_or_scripts(client, collection):
     for html in pages:
         assert " style=" not in html
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", html)
+
+
+# ---------------------------------------------------------------------------
+# Hostile input: a 400 or a message in the visitor's language, never a 500
+
+HOSTILE_NUMBERS = ["²", "٣", "１", "①", "1.5", "-1", "1e3", "9" * 30, " ", "x"]
+
+
+@pytest.mark.parametrize("value", HOSTILE_NUMBERS)
+def test_hostile_replay_steps_answer_400_with_the_last_step(client, collection, value):
+    match = start(client)
+    url = reverse("play:replay", args=[match.public_id])
+    response = client.get(url, {"step": value})
+    if value == " ":  # a blank step is no step: the last one
+        assert response.status_code == 200
+        return
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "The step must be a whole number" in html and 'id="replay"' in html
+    ru = client.get(url.replace("/en/", "/ru/"), {"step": value})
+    assert ru.status_code == 400 and "Шаг — целое число" in ru.content.decode()
+
+
+@pytest.mark.parametrize("value", HOSTILE_NUMBERS)
+def test_hostile_builder_pages_answer_400_with_a_message(client, collection, value):
+    response = client.get(reverse("play:index"), {"page": value, "q": "pup"})
+    if value == " ":
+        assert response.status_code == 200
+        return
+    assert response.status_code == 400
+    assert "The page must be a whole number" in response.content.decode()
+
+
+@pytest.mark.parametrize("query", ["²", "#²", "#٣", "１", "#" * 5, "x" * 101, "\ud7ff"])
+def test_hostile_search_text_never_breaks_the_builder(client, collection, query):
+    response = client.get(reverse("play:index"), {"q": query})
+    assert response.status_code in (200, 400)
+    if len(query) > 100:
+        assert response.status_code == 400
+        assert "at most 100 characters" in response.content.decode()
+
+
+def test_search_by_number_and_result_pages(client, collection):
+    html = client.get(reverse("play:index"), {"q": "#7"}).content.decode()
+    assert "Epic Hood" in html.split("results-title")[-1]
+    html = client.get(reverse("play:index"), {"q": "7"}).content.decode()
+    assert "Epic Hood" in html.split("results-title")[-1]
+    from play import selectors
+
+    first, more = selectors.search_cards("", page=1, per_page=5)
+    second, _ = selectors.search_cards("", page=2, per_page=5)
+    assert more and len(first) == 5 and not {c.token for c in first} & {c.token for c in second}
+    # The builder pages its results; past the last page it says so, with a way back.
+    html = client.get(reverse("play:index"), {"page": "99", "deck": "1"}).content.decode()
+    assert "No more cards on this page." in html and 'rel="prev"' in html
+    assert "deck=1" in html.split('rel="prev"')[1].split(">")[0]
+
+
+@pytest.mark.parametrize("cards", [["²"], ["1", "٣"], ["１"], ["-1"], ["1" * 40]])
+def test_hostile_card_choices_are_refused_with_a_message(client, collection, cards):
+    response = client.post(reverse("play:index"), {"card": cards}, follow=True)
+    assert response.status_code == 200
+    assert "not in the collection" in response.content.decode()
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("turn", ["²", "１", "-1", "1" * 30])
+def test_hostile_turns_are_stale(client, collection, turn):
+    match = start(client)
+    before = Match.objects.get(pk=match.pk).actions
+    response = client.post(
+        reverse("play:act", args=[match.public_id]), {"turn": turn, "move": "pick:0"}, follow=True
+    )
+    assert "out of date" in response.content.decode()
+    assert Match.objects.get(pk=match.pk).actions == before
+
+
+def test_the_last_line_of_the_log_reads_as_a_sentence_in_both_languages(client, collection):
+    match = start(client)
+    act(client, match, "surrender")
+    for lang, needle in (("en", "The bot wins. Surrender."), ("ru", "Победил бот. Сдача.")):
+        html = client.get(f"/{lang}/play/m/{match.public_id}/").content.decode()
+        last = re.findall(r'<li class="log-line log-end">([^<]*)</li>', html)[-1]
+        assert last.startswith(needle) and "surrender" not in last.split(". ", 2)[-1], last
