@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
+from core.admin import TranslationTabsMedia
 from core.labels import label, label_of, rule_label, template_label
 from engine.data import TIER_BANDS
 from engine.rarity import format_score, tier_of
@@ -244,7 +245,7 @@ class ComboAdminForm(forms.ModelForm):
 
 
 @admin.register(Combo)
-class ComboAdmin(TabbedTranslationAdmin):
+class ComboAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
     form = ComboAdminForm
     list_display = ("name", "rarity", "attribute_list", "wearers")
     list_filter = ("rarity",)
@@ -264,15 +265,3 @@ class ComboAdmin(TabbedTranslationAdmin):
         if not attributes:
             return 0
         return Card.objects.filter(**{f"{a.slot}_id": a.id for a in attributes}).count()
-
-    @property
-    def media(self) -> forms.Media:
-        # As in wiki/admin.py: modeltranslation's jQuery UI comes from a CDN, which the
-        # Content Security Policy blocks; the wiki's small local tabs widget stands in.
-        base = super().media
-        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
-        if "modeltranslation/js/tabbed_translation_fields.js" in js:
-            js.insert(
-                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
-            )
-        return forms.Media(js=js, css={k: list(v) for k, v in base._css.items()})

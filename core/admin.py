@@ -14,13 +14,15 @@ class TranslationTabsMedia:
     CSP blocks (only our own scripts run), so the language tabs never appear. This mixin
     drops the CDN files and puts a small local tabs widget (``wiki/admin/tabs.js``, the
     subset of jQuery UI's tabs that modeltranslation uses) in front of modeltranslation's
-    own script. ``extra_css`` adds an admin's own stylesheets. Put it first::
+    own script. ``extra_js`` and ``extra_css`` add an admin's own scripts and stylesheets.
+    Put it first::
 
         class ComboAdmin(TranslationTabsMedia, TabbedTranslationAdmin): ...
     """
 
     TABS_SCRIPT = "modeltranslation/js/tabbed_translation_fields.js"
     LOCAL_TABS = "wiki/admin/tabs.js"
+    extra_js: tuple[str, ...] = ()
     extra_css: tuple[str, ...] = ()
 
     class Media:
@@ -37,4 +39,4 @@ class TranslationTabsMedia:
         css = {medium: list(files) for medium, files in base._css.items()}
         if self.extra_css:
             css.setdefault("all", []).extend(self.extra_css)
-        return forms.Media(js=js, css=css)
+        return forms.Media(js=[*js, *self.extra_js], css=css)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from cards.models import Card, Rarity
+from core.admin import TranslationTabsMedia
 from engine.packs import PACK_SIZE_MAX, PACK_SIZE_MIN, PackCandidate, offer_odds
 
 from . import presenters
@@ -54,8 +55,9 @@ def odds_preview_html(cards: list[Card], pack_size: int) -> str:
 
 
 @admin.register(Pool)
-class PoolAdmin(TabbedTranslationAdmin):
+class PoolAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
     form = PoolAdminForm
+    extra_js = ("js/packs_admin.js",)
     list_display = ("name", "slug", "pack_size", "card_count", "position", "updated_at")
     list_display_links = ("name", "slug")
     search_fields = ("slug", "name_en", "name_ru")
@@ -66,20 +68,6 @@ class PoolAdmin(TabbedTranslationAdmin):
         (None, {"fields": ("name", "slug", "description", "position", "view_on_site_link")}),
         (_("Pack"), {"fields": ("pack_size", "cards", "odds_preview")}),
     )
-
-    @property
-    def media(self) -> forms.Media:
-        # As in the wiki's and the combos' admin: modeltranslation's jQuery UI comes from a
-        # CDN, which the Content Security Policy blocks; the wiki's local tabs stand in.
-        base = super().media
-        js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
-        if "modeltranslation/js/tabbed_translation_fields.js" in js:
-            js.insert(
-                js.index("modeltranslation/js/tabbed_translation_fields.js"), "wiki/admin/tabs.js"
-            )
-        return forms.Media(
-            js=[*js, "js/packs_admin.js"], css={k: list(v) for k, v in base._css.items()}
-        )
 
     def get_prepopulated_fields(self, request: HttpRequest, obj: Pool | None = None):
         return {} if obj is not None else {"slug": ("name_en",)}
