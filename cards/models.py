@@ -34,8 +34,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from core.labels import choices
-from engine.types import AttributeKind, Rarity, Skill, Slot
-from engine.types import Role as EngineRole
+from engine.types import AttributeKind, Rarity, Role, Skill, Slot
 
 # ---------------------------------------------------------------------------
 # Choices: the engine's enums, named by the one vocabulary (core.labels).
@@ -50,12 +49,6 @@ RARITY_RANK: dict[str, int] = {r.value: r.rank for r in Rarity}
 
 # A combo gives a rarity of the main catalogue: never Free, the starter tier.
 COMBO_RARITIES: tuple[Rarity, ...] = tuple(r for r in Rarity if r is not Rarity.FREE)
-
-# play/selectors.py (another branch) iterates ``Role.values``: kept, generated from the
-# engine's enum and its labels, until it reads engine.types.Role itself.
-Role = models.TextChoices(
-    "Role", [(m.name, choice) for m, choice in zip(EngineRole, choices(EngineRole), strict=True)]
-)
 
 
 def _values(enum_cls: type[enum.Enum]) -> list[str]:
@@ -221,8 +214,8 @@ class Card(models.Model):
     role = models.CharField(
         _("role"),
         max_length=10,
-        choices=choices(EngineRole),
-        default=EngineRole.TANK.value,
+        choices=choices(Role),
+        default=Role.TANK.value,
         editable=False,
     )
     skill_affinity = models.CharField(
@@ -283,7 +276,7 @@ class Card(models.Model):
                 name="cards_card_rarity_rank_matches",
             ),
             models.CheckConstraint(
-                condition=Q(role__in=_values(EngineRole)), name="cards_card_role_valid"
+                condition=Q(role__in=_values(Role)), name="cards_card_role_valid"
             ),
             models.CheckConstraint(
                 condition=Q(skill_affinity__in=_values(Skill)),

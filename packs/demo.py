@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Q
 
-from cards.models import EQUIPPED_FIELDS, Card, Role
+from cards.models import EQUIPPED_FIELDS, Card
 from engine.packs import GAUNTLET_PER_TIER
+from engine.types import Role
 
 from . import services
 from .models import Pool, PowerRun

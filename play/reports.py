@@ -7,29 +7,18 @@ it reads the database, so it is filled in on every view).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.labels import label_of
 from engine.types import Rarity, Role
+from wiki.macros import Col, num, percent, rarity_cell, register_macro, table
 
 from .models import BalanceReport
-
-try:  # the wiki app owns the registry and the table helpers
-    from wiki.macros import (
-        Col,
-        num,
-        percent,
-        rarity_cell,
-        rarity_name,
-        register_macro,
-        role_name,
-        table,
-    )
-except ImportError:  # pragma: no cover - the wiki app is part of the site
-    register_macro = None  # type: ignore[assignment]
 
 __all__ = ["balance_report_html"]
 
@@ -44,7 +33,7 @@ def _mix_label(key: str) -> str:
     parts = []
     for part in key.split(","):
         rarity, _sep, count = part.partition(":")
-        parts.append(f"{count} × {rarity_name(rarity)}")
+        parts.append(f"{count} × {label_of(Rarity, rarity)}")
     return " + ".join(parts)
 
 
@@ -140,7 +129,7 @@ def balance_report_html(report: BalanceReport | None) -> str:
                 [rarity_cell(key), *row[1:]]
                 for key, row in zip(
                     [k for k in _RARITY_ORDER if k in data.get("by_rarity", {})],
-                    _rows(data.get("by_rarity", {}), rarity_name, _RARITY_ORDER),
+                    _rows(data.get("by_rarity", {}), partial(label_of, Rarity), _RARITY_ORDER),
                     strict=True,
                 )
             ],
@@ -152,7 +141,7 @@ def balance_report_html(report: BalanceReport | None) -> str:
         table(
             "balance_report",
             role_cols,
-            _rows(data.get("by_role", {}), role_name, [r.value for r in Role]),
+            _rows(data.get("by_role", {}), partial(label_of, Role), [r.value for r in Role]),
             _("Win rate of the decks a card of each role played in (one row per card)"),
         )
     )

@@ -8,8 +8,9 @@ from uuid import UUID
 
 from django.db.models import Q, QuerySet
 
-from cards.models import Card, Role
+from cards.models import Card
 from engine.data import DECK_MAX
+from engine.types import Role
 
 from .models import Match
 
@@ -59,7 +60,7 @@ def suggested_deck(rng: random.Random) -> list[Card]:
     """One card per role, drawn at random among the catalogue (two queries)."""
     rows = list(Card.objects.filter(starter=False).order_by("token").values_list("token", "role"))
     picks: list[int] = []
-    for role in Role.values:
+    for role in (r.value for r in Role):
         tokens = [t for t, r in rows if r == role]
         if tokens:
             picks.append(rng.choice(tokens))

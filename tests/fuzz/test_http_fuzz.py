@@ -276,16 +276,10 @@ EXTRA_PARAMS = {
     "play:replay": ("step",),
 }
 
+
 # Pages whose Unicode-digit failures another branch fixes (issue 11 item 1); until it is
 # merged they are checked apart, as expected failures. The lead deletes an entry (and so
 # its xfail) once its branch is in.
-FIXED_ON_OTHER_BRANCHES = {
-    "wiki:diff": "wiki",  # ?from=² / ?to=²: int() of the revision numbers
-    "play:index": "engine-play",  # the deck builder's search, ?q=²
-    "play:replay": "engine-play",  # ?step=²
-}
-
-
 def hostile_failures(client, probe: Probe, pages: set[str] | None, values: list[str]):
     """{page: first failure} for each value in each parameter of ``pages`` (all: None)."""
     failures: dict[str, str] = {}
@@ -294,8 +288,6 @@ def hostile_failures(client, probe: Probe, pages: set[str] | None, values: list[
             continue
         for param in sorted({*params, *EXTRA_PARAMS.get(name, ())}):
             for value in values:
-                if pages is None and value in UNICODE_DIGITS and name in FIXED_ON_OTHER_BRANCHES:
-                    continue  # see test_unicode_digits_on_pages_other_branches_fix
                 # Unicode digits break the reading of a value, not the htmx branch: one pass.
                 header_sets = ({},) if value in UNICODE_DIGITS else ({}, {"HX-Request": "true"})
                 for headers in header_sets:
@@ -312,22 +304,6 @@ def test_hostile_values_in_every_parameter_each_page_uses(client, probe):
     (NUL bytes, huge numbers, unterminated quotes, Unicode digits …), alone, as a page
     and as htmx."""
     failures = hostile_failures(client, probe, None, HOSTILE)
-    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
-
-
-@pytest.mark.parametrize(
-    "branch",
-    [
-        pytest.param(
-            branch,
-            marks=pytest.mark.xfail(strict=False, reason=f"fixed on the {branch} branch"),
-        )
-        for branch in sorted(set(FIXED_ON_OTHER_BRANCHES.values()))
-    ],
-)
-def test_unicode_digits_on_pages_other_branches_fix(client, probe, branch):
-    pages = {name for name, owner in FIXED_ON_OTHER_BRANCHES.items() if owner == branch}
-    failures = hostile_failures(client, probe, pages, UNICODE_DIGITS)
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
 
 

@@ -11,11 +11,6 @@ theirs from their ``AppConfig.ready()`` through the names re-exported here::
 True
 """
 
-from functools import partial
-
-from core.labels import label_of
-from engine.types import Rarity, Role
-
 from . import arena, collection, match, packs, rarity, stats  # noqa: F401  (registers the tables)
 from .registry import (
     Col,
@@ -35,11 +30,6 @@ from .registry import (
     unregister_macro,
     yes_no,
 )
-
-# play/reports.py (another branch's file) still imports these two names. They are
-# core.labels' own look-ups, not a second vocabulary; drop them once it imports core.labels.
-rarity_name = partial(label_of, Rarity)
-role_name = partial(label_of, Role)
 
 __all__ = [
     "Col",
