@@ -278,9 +278,9 @@ import django
 django.setup()
 claims = json.load(sys.stdin)
 try:
-    from engine.match import action_to_json
+    from engine.serialize import action_to_json
     from play.models import Match
-    from play.services import parse_move
+    from play.forms import parse_move
 except ImportError as exc:
     print(json.dumps({"status": "n/a", "reason": f"cannot read matches: {exc}"}))
     raise SystemExit

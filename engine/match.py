@@ -1656,19 +1656,3 @@ def _heal(w: _Side, amount: int) -> int:
     gained = new - w.hero_hp
     w.hero_hp = new
     return gained
-
-
-# ---------------------------------------------------------------------------
-# Names that moved
-
-_MOVED_TO_SERIALIZE = frozenset({"action_to_json", "action_from_json"})
-
-
-def __getattr__(name: str) -> Any:
-    """The action codecs moved to ``engine.serialize``; ``bench/load.py`` still imports
-    ``engine.match.action_to_json`` (a lazy re-export, so no import cycle)."""
-    if name in _MOVED_TO_SERIALIZE:
-        from engine import serialize
-
-        return getattr(serialize, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

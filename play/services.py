@@ -46,7 +46,6 @@ from engine.serialize import (
 from engine.simulate import Series, Tally, play_match
 from engine.types import Rarity
 
-from .forms import parse_move
 from .models import BalanceReport, Match, MatchStatus
 
 __all__ = [
@@ -55,7 +54,6 @@ __all__ = [
     "StaleActionError",
     "choose_bot_deck",
     "load",
-    "parse_move",  # bench/load.py reads it from here; it lives in play.forms
     "play_move",
     "run_balance_report",
     "start_match",
