@@ -19,6 +19,7 @@ from engine.match import (
 )
 from engine.serialize import action_from_json
 from play import services
+from play.forms import parse_move
 from play.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -89,7 +90,7 @@ def test_play_move_refuses_other_sessions(collection):
     ],
 )
 def test_parse_move(move, action):
-    assert services.parse_move(move) == action
+    assert parse_move(move) == action
 
 
 @pytest.mark.parametrize(
@@ -98,4 +99,4 @@ def test_parse_move(move, action):
 )
 def test_parse_move_refuses_junk(move):
     with pytest.raises(IllegalActionError):
-        services.parse_move(move)
+        parse_move(move)
