@@ -30,6 +30,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from engine import data
+from engine.arena import ArenaEnd
+from engine.arena_bots import ArenaBot
 from engine.slabs import Bracket, Element, SlabMove, SlabTier
 from engine.types import (
     AttributeKind,
@@ -147,6 +149,19 @@ LABELS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingProxyType
             SlabMove.BASIC: pgettext_lazy("slab move", "basic attack"),
             SlabMove.POWER: pgettext_lazy("slab move", "power move"),
         },
+        ArenaEnd: {
+            ArenaEnd.POINTS: pgettext_lazy("arena end", "KO points"),
+            ArenaEnd.FORFEIT: pgettext_lazy("arena end", "forfeit on timeouts"),
+            ArenaEnd.SURRENDER: pgettext_lazy("arena end", "surrender"),
+            ArenaEnd.TURN_LIMIT_POINTS: pgettext_lazy("arena end", "turn limit: more points"),
+            ArenaEnd.TURN_LIMIT_HP: pgettext_lazy("arena end", "turn limit: larger share of HP"),
+            ArenaEnd.TURN_LIMIT_DRAW: pgettext_lazy("arena end", "turn limit: draw"),
+        },
+        ArenaBot: {
+            ArenaBot.RANDOM: pgettext_lazy("arena bot", "Rookie bot (random moves)"),
+            ArenaBot.GREEDY: pgettext_lazy("arena bot", "Brawler (hits as hard as it can now)"),
+            ArenaBot.PLANNER: pgettext_lazy("arena bot", "Tactician (saves energy for power moves)"),
+        },
     }
 )
 """One name per engine enum member, by enum (members of different enums may share a value,
@@ -225,6 +240,8 @@ ENUMS: Mapping[str, type[enum.Enum]] = MappingProxyType(
         "element": Element,
         "bracket": Bracket,
         "slab_move": SlabMove,
+        "arena_end": ArenaEnd,
+        "arena_bot": ArenaBot,
     }
 )
 

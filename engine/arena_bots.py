@@ -30,6 +30,7 @@ and bot B from ``random.Random(2 * seed + 1)``, so any game can be replayed from
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +63,7 @@ from engine.slabs import (
 
 __all__ = [
     "BOTS",
+    "ArenaBot",
     "Bot",
     "GreedyBot",
     "MatchRecord",
@@ -72,6 +74,14 @@ __all__ = [
     "play_match",
     "run_series",
 ]
+
+class ArenaBot(enum.StrEnum):
+    """The arena's bots, by name (``BOTS`` maps each to its class)."""
+
+    RANDOM = "random"
+    GREEDY = "greedy"
+    PLANNER = "planner"
+
 
 BASIC = SlabMove.BASIC
 POWER = SlabMove.POWER
@@ -230,9 +240,9 @@ class PlannerBot:
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[PlannerBot]] = {
-    "random": RandomBot,
-    "greedy": GreedyBot,
-    "planner": PlannerBot,
+    ArenaBot.RANDOM: RandomBot,
+    ArenaBot.GREEDY: GreedyBot,
+    ArenaBot.PLANNER: PlannerBot,
 }
 
 

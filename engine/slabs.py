@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
@@ -120,6 +120,7 @@ __all__ = [
     "SlabTier",
     "SlabTierBand",
     "StatBook",
+    "TeamCheck",
     "armor_for",
     "attack_for",
     "brackets_for",
@@ -133,6 +134,7 @@ __all__ = [
     "slab_stats",
     "stat_book",
     "team_brackets",
+    "team_checks",
     "team_value",
     "tier_for",
     "validate_team",
@@ -877,6 +879,52 @@ def validate_team(team: Iterable[SlabStats]) -> tuple[SlabStats, ...]:
             most=TEAM_LIMITED_MAX,
         )
     return members
+
+
+@dataclass(frozen=True, slots=True)
+class TeamCheck:
+    """One team rule, checked: its stable ``code`` (the ``InvalidTeamError`` code it would
+    raise), whether the team passes it, and ``params`` for a sentence."""
+
+    code: str
+    ok: bool
+    params: Mapping[str, Any]
+
+
+def team_checks(team: Iterable[SlabStats]) -> tuple[TeamCheck, ...]:
+    """Every team rule with its verdict, in order (``validate_team`` stops at the first).
+
+    >>> team = [slab_stats(Slab(f"cc-{i}", "Pup", 9, 2010), Decimal(v))
+    ...         for i, v in enumerate((100, 300, 80, 10))]
+    >>> [(c.code, c.ok) for c in team_checks(team)]
+    [('size', True), ('duplicate', True), ('too_many_limited', False)]
+    >>> dict(team_checks(team[:2])[0].params)
+    {'size': 2, 'needed': 4}
+    """
+    members = tuple(team)
+    ids = [m.asset_id for m in members]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    limited = [m.asset_id for m in members if m.tier in TEAM_LIMITED_TIERS]
+    return (
+        TeamCheck(
+            "size",
+            len(members) == TEAM_SIZE,
+            MappingProxyType({"size": len(members), "needed": TEAM_SIZE}),
+        ),
+        TeamCheck("duplicate", not twice, MappingProxyType({"slabs": tuple(twice)})),
+        TeamCheck(
+            "too_many_limited",
+            len(limited) <= TEAM_LIMITED_MAX,
+            MappingProxyType(
+                {
+                    "slabs": tuple(limited),
+                    "count": len(limited),
+                    "most": TEAM_LIMITED_MAX,
+                    "tiers": tuple(t.value for t in SlabTier if t in TEAM_LIMITED_TIERS),
+                }
+            ),
+        ),
+    )
 
 
 def team_value(team: Iterable[SlabStats]) -> Decimal:

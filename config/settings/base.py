@@ -30,6 +30,7 @@ INSTALLED_APPS = [
     "wiki",
     "explorer",
     "play",
+    "arena",
 ]
 
 MIDDLEWARE = [

@@ -516,3 +516,19 @@ def test_the_stat_book_agrees_with_the_stats(day: SlabStats) -> None:
         assert nxt["tier"] == (there.tier if there.tier != day.tier else None)
     else:
         assert (day.hp, day.tier) == (slabs.HP_BY_VALUE[-1].hp, slabs.TIER_BY_VALUE[-1].tier)
+
+
+def test_team_checks_report_every_rule_at_once() -> None:
+    checks = {c.code: c for c in slabs.team_checks(team(300, 100, 80, ids=("a", "a", "b")))}
+    assert list(checks) == ["size", "duplicate", "too_many_limited"]
+    assert not checks["size"].ok and dict(checks["size"].params) == {"size": 3, "needed": 4}
+    assert not checks["duplicate"].ok and checks["duplicate"].params["slabs"] == ("a",)
+    assert not checks["too_many_limited"].ok and checks["too_many_limited"].params["count"] == 3
+    good = slabs.team_checks(team(300, 80, 10, 10))
+    assert all(c.ok for c in good)
+    # The checks agree with validate_team: it raises the first failing one's code.
+    for members in (team(1, 1, 1, ids=("a", "b", "c")), team(300, 300, 300, 1)):
+        first = next(c for c in slabs.team_checks(members) if not c.ok)
+        with pytest.raises(InvalidTeamError) as info:
+            validate_team(members)
+        assert info.value.code == first.code
