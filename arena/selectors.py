@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import OuterRef, QuerySet, Subquery
+from django.db.models import DateField, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from engine.slabs import (
@@ -21,6 +21,7 @@ from engine.slabs import (
     TEAM_LIMITED_MAX,
     TEAM_LIMITED_TIERS,
     TEAM_SIZE,
+    USD_CENT,
     Bracket,
     Element,
     SlabStats,
@@ -80,13 +81,18 @@ class SlabDay:
 def _annotated(day: dt.date) -> QuerySet[Slab]:
     latest = SlabValue.objects.filter(slab=OuterRef("pk"), date__lte=day).order_by("-date")
     return Slab.objects.annotate(
-        day_value=Subquery(latest.values("value")[:1]),
-        day_value_date=Subquery(latest.values("date")[:1]),
+        day_value=Subquery(
+            latest.values("value")[:1], output_field=SlabValue._meta.get_field("value")
+        ),
+        day_value_date=Subquery(latest.values("date")[:1], output_field=DateField()),
     )
 
 
 def _slab_day(row: Any, day: dt.date) -> SlabDay:
     value = row.day_value
+    if value is not None:
+        # SQLite hands an annotation's decimal back unquantized (56.5, 11.4700000000000).
+        value = Decimal(value).quantize(USD_CENT)
     stats = specs.stats_of(row, value) if value is not None else None
     return SlabDay(row, day, value, row.day_value_date, stats)
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("favicon.ico", core_views.favicon, name="favicon"),
     path("api/", include("explorer.api_urls")),
+    path("api/", include("arena.api_urls")),
 ]
 
 urlpatterns += i18n_patterns(
@@ -20,5 +21,6 @@ urlpatterns += i18n_patterns(
     path("wiki/", include("wiki.urls")),
     path("", include("explorer.urls")),
     path("play/", include("play.urls")),
+    path("arena/", include("arena.urls")),
     path("admin/", admin.site.urls),
 )

@@ -150,7 +150,7 @@ LABELS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingProxyType
             SlabMove.POWER: pgettext_lazy("slab move", "power move"),
         },
         ArenaEnd: {
-            ArenaEnd.POINTS: pgettext_lazy("arena end", "KO points"),
+            ArenaEnd.POINTS: pgettext_lazy("arena end", "winning score reached"),
             ArenaEnd.FORFEIT: pgettext_lazy("arena end", "forfeit on timeouts"),
             ArenaEnd.SURRENDER: pgettext_lazy("arena end", "surrender"),
             ArenaEnd.TURN_LIMIT_POINTS: pgettext_lazy("arena end", "turn limit: more points"),

@@ -43,8 +43,9 @@ Events (``EVENT_CODES`` lists each code's parameters, in order; sides are "a"/"b
 
 - ``match.start`` — ``seed``, ``first`` (the side that moves first), ``bracket`` (or
   null), ``turn_limit``, ``points_to_win``.
-- ``team`` — one per side: ``side``, ``slabs`` (asset IDs in team order), ``lead`` (the
-  asset ID on the field), ``value`` (total, decimal string), ``hp`` (total full HP).
+- ``team`` — one per side: ``side``, ``slabs`` (asset IDs in team order), ``names``
+  (their card names), ``lead`` (the asset ID on the field), ``value`` (total, decimal
+  string), ``hp`` (total full HP).
 - ``turn.start`` — ``turn``, ``side``, ``gain`` (energy gained), ``energy`` (after),
   ``skipped`` (true on the first player's turn 1, which gains nothing).
 - ``slab.replace`` — ``side``, ``slab``, ``asset_id``, ``name``, ``hp``, ``auto`` (true
@@ -104,6 +105,7 @@ from engine.slabs import (
     BRACKETS,
     ELEMENT_BEATS,
     ELEMENT_BONUS,
+    ENERGY_AT_START,
     ENERGY_BANK_MAX,
     ENERGY_PER_TURN,
     FIRST_PLAYER_SKIPS_FIRST_GAIN,
@@ -176,7 +178,7 @@ class ArenaEnd(enum.StrEnum):
 
 EVENT_CODES: Final[Mapping[str, tuple[str, ...]]] = {
     "match.start": ("seed", "first", "bracket", "turn_limit", "points_to_win"),
-    "team": ("side", "slabs", "lead", "value", "hp"),
+    "team": ("side", "slabs", "names", "lead", "value", "hp"),
     "turn.start": ("turn", "side", "gain", "energy", "skipped"),
     "slab.replace": ("side", "slab", "asset_id", "name", "hp", "auto"),
     "slab.swap": ("side", "from", "from_name", "to", "to_name", "hp", "cost", "energy"),
@@ -525,7 +527,7 @@ def new_match(
     first = first_player(seed)
     gain = 0 if FIRST_PLAYER_SKIPS_FIRST_GAIN else ENERGY_PER_TURN
     sides = tuple(
-        SideState(tuple(m.hp for m in team), 0, gain if side == first else 0)
+        SideState(tuple(m.hp for m in team), 0, ENERGY_AT_START + (gain if side == first else 0))
         for side, team in enumerate(lineup.teams)
     )
     return ArenaState(lineup, sides, seed, first, 1, first)  # type: ignore[arg-type]
@@ -553,6 +555,7 @@ def opening_events(state: ArenaState) -> tuple[Event, ...]:
                 {
                     "side": SIDES[side],
                     "slabs": [m.asset_id for m in team],
+                    "names": [m.slab.name for m in team],
                     "lead": team[0].asset_id,
                     "value": str(team_value(team)),
                     "hp": lineup.full_hp[side],
@@ -567,7 +570,7 @@ def opening_events(state: ArenaState) -> tuple[Event, ...]:
                 "turn": 1,
                 "side": SIDES[state.first],
                 "gain": first_gain,
-                "energy": first_gain,
+                "energy": ENERGY_AT_START + first_gain,
                 "skipped": FIRST_PLAYER_SKIPS_FIRST_GAIN,
             },
         )

@@ -75,6 +75,7 @@ __all__ = [
     "run_series",
 ]
 
+
 class ArenaBot(enum.StrEnum):
     """The arena's bots, by name (``BOTS`` maps each to its class)."""
 

@@ -80,6 +80,7 @@ __all__ = [
     "ELEMENT_BEATS",
     "ELEMENT_BONUS",
     "ELEMENT_BY_HASH",
+    "ENERGY_AT_START",
     "ENERGY_BANK_MAX",
     "ENERGY_PER_TURN",
     "FIELD_SLABS",
@@ -307,9 +308,10 @@ BRACKETS: Final = (
     BracketCap(Bracket.OPEN, None),
 )
 
-# --- The match (not built yet: a later issue builds the arena on these)
+# --- The match (engine.arena plays it on these)
 
 FIELD_SLABS: Final = 1  # §8: slabs on the field; the rest of the team waits on the bench
+ENERGY_AT_START: Final = 0  # §8, settled: both players start with no energy
 ENERGY_PER_TURN: Final = 1  # §8: energy a player gains at the start of each of their turns
 ENERGY_BANK_MAX: Final = 5  # §8: most energy a player can bank
 FIRST_PLAYER_SKIPS_FIRST_GAIN: Final = True  # §8: the first player gains nothing on turn 1

@@ -22,7 +22,7 @@ Events in the log (``{"code", "params"}``; sides are "a"/"b", ``slab`` and ``tar
 are indexes in the owner's team, money is a decimal string):
 
 - ``match.start``: seed, first, bracket, turn_limit, points_to_win
-- ``team``: side, slabs (asset IDs), lead, value, hp
+- ``team``: side, slabs (asset IDs), names, lead, value, hp
 - ``turn.start``: turn, side, gain, energy, skipped
 - ``slab.replace``: side, slab, asset_id, name, hp, auto
 - ``slab.swap``: side, from, from_name, to, to_name, hp, cost, energy

@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = [
     ("Demo collection", "cards.Card", "generate_collection", {}),
     ("Wiki pages", "wiki.Page", "load_wiki", {}),
+    ("Slab arena (demo slabs, balance report)", "arena.ArenaBalanceReport", "arena_demo", {}),
 ]
 
 
