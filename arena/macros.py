@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from core.labels import label, label_of
+from core.labels import describe, label, label_of
 from engine import slabs
 from engine.arena_bots import ArenaBot
 from engine.slabs import Bracket, Element, SlabTier
@@ -64,11 +64,8 @@ def arena_bots(arg: str | None) -> str:
     """The bots of the arena."""
     return table(
         "arena_bots",
-        (Col(_("Bot")), Col(_("Plays in matches"))),
-        [
-            (label(bot), _("yes") if bot is not ArenaBot.RANDOM else _("only in tests"))
-            for bot in (ArenaBot.PLANNER, ArenaBot.GREEDY, ArenaBot.RANDOM)
-        ],
+        (Col(_("Bot")), Col(_("How it plays"))),
+        [(label(bot), describe(bot)) for bot in (ArenaBot.PLANNER, ArenaBot.GREEDY)],
         caption=_("Who you can play against"),
     )
 

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 
 from core.htmx import render_page, wants_partial
-from core.labels import label
+from core.labels import describe, label
 from engine.arena import IllegalActionError
 from engine.slabs import (
     BRACKETS,
@@ -354,6 +354,7 @@ def _team_context(
         "elements_url": leagues_url("element"),
         "absolute_permalink": request.build_absolute_uri(view.permalink),
         "turn_seconds": TURN_SECONDS,
+        "bot_help": [(label(b), describe(b)) for b in services.PLAYER_BOTS[::-1]],
         **_team_bar(request, today),
     }
 

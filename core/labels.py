@@ -158,9 +158,9 @@ LABELS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingProxyType
             ArenaEnd.TURN_LIMIT_DRAW: pgettext_lazy("arena end", "turn limit: draw"),
         },
         ArenaBot: {
-            ArenaBot.RANDOM: pgettext_lazy("arena bot", "Rookie bot (random moves)"),
-            ArenaBot.GREEDY: pgettext_lazy("arena bot", "Brawler (hits as hard as it can now)"),
-            ArenaBot.PLANNER: pgettext_lazy("arena bot", "Tactician (saves energy for power moves)"),
+            ArenaBot.RANDOM: pgettext_lazy("arena bot", "Random bot"),
+            ArenaBot.GREEDY: pgettext_lazy("arena bot", "Brawler"),
+            ArenaBot.PLANNER: pgettext_lazy("arena bot", "Tactician"),
         },
     }
 )
@@ -190,6 +190,14 @@ DESCRIPTIONS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingPro
                 "+%(amount)s DEF for your card on the field or the one you picked."
             ),
             BoostKind.HERO_PATCH: _("+%(amount)s HP for your Hero (up to %(ceiling)s)."),
+        },
+        ArenaBot: {
+            ArenaBot.RANDOM: _("Plays a random legal move (used in tests)."),
+            ArenaBot.GREEDY: _("Hits as hard as it can right away and never saves energy."),
+            ArenaBot.PLANNER: _(
+                "Saves energy for its power move when that pays more per energy point, and "
+                "swaps out a slab about to be knocked out."
+            ),
         },
     }
 )
