@@ -119,7 +119,7 @@ class ArenaMatch(models.Model):
     bracket = models.CharField(_("bracket"), max_length=10, choices=choices(Bracket))
     match_day = models.DateField(_("match day (UTC)"))
     bot = models.CharField(
-        _("bot"), max_length=20, choices=choices(ArenaBot), default=ArenaBot.PLANNER
+        _("bot"), max_length=20, choices=choices(ArenaBot), default=ArenaBot.PLANNER.value
     )
     team_a = models.JSONField(_("player team"), help_text=_("Slabs and values on the match day."))
     team_b = models.JSONField(_("bot team"), help_text=_("Slabs and values on the match day."))
