@@ -302,7 +302,7 @@ def slab_picture(request: HttpRequest, asset_id: str) -> HttpResponse:
     found = _slab_or_404(asset_id, day)
     response = render(
         request,
-        "arena/partials/slab_case.svg",
+        "arena/partials/slab_case.svg.html",
         {"art": presenters.art_of(found)},
         content_type="image/svg+xml; charset=utf-8",
     )
