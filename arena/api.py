@@ -196,7 +196,7 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
             first_value_date=values[0][0].isoformat() if values else None,
         )
     book = specs.book_of(found.row, found.value)  # type: ignore[arg-type]
-    fits = selectors.bracket_fits(selectors.slabs_on(day)).get(found.asset_id)
+    fits = selectors.fits_on(day).get(found.asset_id)
     data = _slab_json(request, found, fits)
     data["trace"] = [
         {"code": s.code, "params": _plain(s.params), "value": _plain(s.value)} for s in book.trace

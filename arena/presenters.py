@@ -9,13 +9,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.formats import date_format, number_format
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core import versions
 from core.labels import enum_label, label
 from engine.arena import A, ArenaState, Attack, B, Pass, Replace, Swap, legal_actions
 from engine.slabs import (
@@ -84,28 +87,98 @@ def power_text(stats: SlabStats | None) -> str:
 # A slab in a list
 
 
-@dataclass
 class SlabCard:
-    asset_id: str
-    name: str
-    grade: str
-    year: int
-    has_value: bool
-    value: str
-    value_date: str
-    tier: str
-    tier_label: str
-    element: str
-    element_label: str
-    hp: int | None
-    attack: int | None
-    armor: int | None
-    power: str
-    ko_points: int | None
-    brackets: list[str]
-    url: str
-    picture_url: str
-    in_team: bool = False
+    """A slab in a list (explorer, team slots, showcase). Its fields are worked out when a
+    template reads them, so a card whose fragment is cached costs almost nothing."""
+
+    def __init__(
+        self,
+        d: SlabDay,
+        fits: tuple[Sequence[Bracket], Decimal | None] | None,
+        team: Iterable[str],
+        today: dt.date | None,
+    ) -> None:
+        self._d = d
+        self._fits = tuple(fits[0]) if fits else ()
+        self._today = today
+        self.asset_id = d.asset_id
+        self.in_team = d.asset_id in set(team)
+        self.tier = d.stats.tier.value if d.stats else "none"
+        self.has_value = d.stats is not None
+        self.element = d.element.value
+
+    @property
+    def cache_key(self) -> str:
+        """What the card's cached fragment depends on (not the team)."""
+        d = self._d
+        return ":".join(
+            (versions.current("arena"), get_language() or "", d.asset_id, str(d.day),
+             str(self._today), ",".join(self._fits))
+        )  # fmt: skip
+
+    @cached_property
+    def _stats(self) -> SlabStats | None:
+        return self._d.stats
+
+    @property
+    def name(self) -> str:
+        return self._d.row.name
+
+    @property
+    def grade(self) -> str:
+        return grade_text(self._d.row.grade)
+
+    @property
+    def year(self) -> int:
+        return self._d.row.year
+
+    @property
+    def value(self) -> str:
+        return money(self._d.value) if self._d.value is not None else ""
+
+    @property
+    def value_date(self) -> str:
+        return day_text(self._d.value_date)
+
+    @property
+    def tier_label(self) -> str:
+        return label(self._stats.tier) if self._stats else _("no value")
+
+    @property
+    def element_label(self) -> str:
+        return label(self._d.element)
+
+    @property
+    def hp(self) -> int | None:
+        return self._stats.hp if self._stats else None
+
+    @property
+    def attack(self) -> int | None:
+        return self._stats.attack if self._stats else None
+
+    @property
+    def armor(self) -> int | None:
+        return self._stats.armor if self._stats else None
+
+    @property
+    def power(self) -> str:
+        return power_text(self._stats)
+
+    @property
+    def ko_points(self) -> int | None:
+        return self._stats.ko_points if self._stats else None
+
+    @property
+    def brackets(self) -> list[str]:
+        return [label(Bracket(b)) for b in self._fits]
+
+    @cached_property
+    def url(self) -> str:
+        return slab_url(self.asset_id, self._d.day, self._today)
+
+    @cached_property
+    def picture_url(self) -> str:
+        return picture_url(self.asset_id, self._d.day, self._today)
 
 
 def slab_url(asset_id: str, day: dt.date | None = None, today: dt.date | None = None) -> str:
@@ -129,29 +202,7 @@ def slab_card(
     team: Iterable[str] = (),
     today: dt.date | None = None,
 ) -> SlabCard:
-    stats = d.stats
-    return SlabCard(
-        asset_id=d.asset_id,
-        name=d.row.name,
-        grade=grade_text(d.row.grade),
-        year=d.row.year,
-        has_value=stats is not None,
-        value=money(d.value) if d.value is not None else "",
-        value_date=day_text(d.value_date),
-        tier=stats.tier.value if stats else "none",
-        tier_label=label(stats.tier) if stats else _("no value"),
-        element=d.element.value,
-        element_label=label(d.element),
-        hp=stats.hp if stats else None,
-        attack=stats.attack if stats else None,
-        armor=stats.armor if stats else None,
-        power=power_text(stats),
-        ko_points=stats.ko_points if stats else None,
-        brackets=[label(b) for b in (fits[0] if fits else ())],
-        url=slab_url(d.asset_id, d.day, today),
-        picture_url=picture_url(d.asset_id, d.day, today),
-        in_team=d.asset_id in set(team),
-    )
+    return SlabCard(d, fits, team, today)
 
 
 def art_of(d: SlabDay) -> SlabArt:
@@ -264,6 +315,96 @@ def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> list[dict[s
         previous = stats
     rows.reverse()
     return rows
+
+
+class SlabDetail:
+    """The slab page's body: the stat book's steps, the next band, the brackets, the value
+    history as a chart and a table. Worked out only when the page's cached fragment is
+    rendered (``cache_key`` says what it depends on)."""
+
+    def __init__(self, d: SlabDay, today: dt.date) -> None:
+        self._d = d
+        self._today = today
+
+    @property
+    def cache_key(self) -> str:
+        d = self._d
+        return ":".join(
+            (
+                versions.current("arena"),
+                get_language() or "",
+                d.asset_id,
+                str(d.day),
+                str(self._today),
+            )
+        )
+
+    @cached_property
+    def _values(self) -> list[tuple[dt.date, Decimal]]:
+        from .selectors import history
+
+        return history(self._d.row)
+
+    @cached_property
+    def _book(self) -> StatBook | None:
+        from . import specs
+
+        d = self._d
+        return specs.book_of(d.row, d.value) if d.value is not None else None  # type: ignore[arg-type]
+
+    @property
+    def steps(self) -> list[StepView]:
+        return stat_steps(self._book) if self._book else []
+
+    @property
+    def next_band(self) -> str:
+        if self._book is None:
+            return ""
+        return narration.next_band_text(self._book.step("slab.next_band").params)
+
+    @property
+    def value(self) -> str:
+        return money(self._d.value) if self._d.value is not None else ""
+
+    @property
+    def value_date(self) -> str:
+        return day_text(self._d.value_date)
+
+    @property
+    def value_is_older(self) -> bool:
+        return self._d.value_date != self._d.day
+
+    @cached_property
+    def _fits(self) -> tuple[Sequence[Bracket], Decimal | None]:
+        from .selectors import fits_on
+
+        return fits_on(self._d.day).get(self._d.asset_id, ((), None))
+
+    @property
+    def fits(self) -> list[str]:
+        return [label(b) for b in self._fits[0]]
+
+    @property
+    def fits_total(self) -> str:
+        return money(self._fits[1]) if self._fits[1] is not None else ""
+
+    @property
+    def chart(self) -> ValueChart | None:
+        return history_chart(self._values, self._d.day)
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        return history_rows(self._values, self._d.row)
+
+    @property
+    def first_value(self) -> str:
+        return day_text(self._values[0][0]) if self._values else ""
+
+    @property
+    def first_value_url(self) -> str:
+        if not self._values:
+            return ""
+        return slab_url(self._d.asset_id, self._values[0][0], self._today)
 
 
 # ---------------------------------------------------------------------------

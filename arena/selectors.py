@@ -8,14 +8,17 @@ The value of a slab on a day is the latest value dated on or before it (values l
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import DateField, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
+from core import versions
 from engine.slabs import (
     BRACKETS,
     TEAM_LIMITED_MAX,
@@ -36,8 +39,10 @@ __all__ = [
     "TEAM_SESSION_KEY",
     "SlabDay",
     "SlabFilters",
+    "SlabRow",
     "bracket_fits",
     "explore",
+    "fits_on",
     "history",
     "latest_report",
     "match_day",
@@ -59,11 +64,22 @@ def match_day(now: dt.datetime | None = None) -> dt.date:
 
 
 @dataclass(frozen=True, slots=True)
+class SlabRow:
+    """A slab's lasting facts as read from the database (light: no model instance)."""
+
+    pk: int
+    asset_id: str
+    name: str
+    grade: Decimal
+    year: int
+
+
+@dataclass(frozen=True, slots=True)
 class SlabDay:
     """A slab on a day: its row, the value that counts (None: none by then), the date that
     value was locked, and its stats (None without a value)."""
 
-    row: Slab
+    row: SlabRow
     day: dt.date
     value: Decimal | None
     value_date: dt.date | None
@@ -71,11 +87,15 @@ class SlabDay:
     element: Element = field(init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "element", element_of(self.row.asset_id))
+        element = self.stats.element if self.stats is not None else element_of(self.row.asset_id)
+        object.__setattr__(self, "element", element)
 
     @property
     def asset_id(self) -> str:
         return self.row.asset_id
+
+
+_ROW_FIELDS = ("id", "asset_id", "name", "grade", "year", "day_value", "day_value_date")
 
 
 def _annotated(day: dt.date) -> QuerySet[Slab]:
@@ -88,35 +108,71 @@ def _annotated(day: dt.date) -> QuerySet[Slab]:
     )
 
 
-def _slab_day(row: Any, day: dt.date) -> SlabDay:
-    value = row.day_value
+def _slab_day(values: tuple[Any, ...], day: dt.date) -> SlabDay:
+    pk, asset_id, name, grade, year, value, value_date = values
+    row = SlabRow(pk, asset_id, name, Decimal(grade), year)
     if value is not None:
         # SQLite hands an annotation's decimal back unquantized (56.5, 11.4700000000000).
         value = Decimal(value).quantize(USD_CENT)
     stats = specs.stats_of(row, value) if value is not None else None
-    return SlabDay(row, day, value, row.day_value_date, stats)
+    return SlabDay(row, day, value, value_date, stats)
+
+
+DAY_CACHE_SECONDS = 300  # the key holds the arena's content version: an edit shows at once
+_TABLES_MAX = 16
+# Built tables live in this process (unpickling hundreds of frozen values from the cache
+# would cost more than the query); the cache holds only a token saying which one is
+# current, so a new content version — or a cleared cache — means a rebuild.
+_TABLES: dict[str, Any] = {}
+
+
+def _memo(kind: str, day: dt.date, build: Any) -> Any:
+    key = f"arena:{kind}:{versions.current('arena')}:{day.isoformat()}"
+    token = cache.get(key)
+    found = _TABLES.get(token) if token else None
+    if found is None:
+        found = build()
+        token = uuid.uuid4().hex
+        while len(_TABLES) >= _TABLES_MAX:
+            _TABLES.pop(next(iter(_TABLES)))
+        _TABLES[token] = found
+        cache.set(key, token, DAY_CACHE_SECONDS)
+    return found
+
+
+def _all_on(day: dt.date) -> list[SlabDay]:
+    """Every slab on ``day``, in asset ID order: one query, kept per content version."""
+
+    def build() -> list[SlabDay]:
+        rows = _annotated(day).order_by("asset_id").values_list(*_ROW_FIELDS)
+        return [_slab_day(r, day) for r in rows]
+
+    return _memo("day", day, build)
 
 
 def slabs_on(day: dt.date, asset_ids: Iterable[str] | None = None) -> list[SlabDay]:
-    """Every slab (or those asset IDs, in the order given) with its value on ``day``: one
-    query."""
-    rows = _annotated(day)
+    """Every slab (or those asset IDs, in the order given; unknown ones left out) with its
+    value on ``day``."""
     if asset_ids is not None:
         wanted = list(asset_ids)
-        found = {r.asset_id: r for r in rows.filter(asset_id__in=wanted)}
-        return [_slab_day(found[a], day) for a in wanted if a in found]
-    return [_slab_day(r, day) for r in rows.order_by("asset_id")]
+        rows = _annotated(day).filter(asset_id__in=wanted).values_list(*_ROW_FIELDS)
+        found = {r[1]: _slab_day(r, day) for r in rows}
+        return [found[a] for a in wanted if a in found]
+    return _all_on(day)
 
 
 def slab_day(asset_id: str, day: dt.date) -> SlabDay | None:
-    """One slab on a day, or None when there is no such slab."""
-    row = _annotated(day).filter(asset_id=asset_id).first()
-    return None if row is None else _slab_day(row, day)
+    """One slab on a day, or None when there is no such slab (from the day's table)."""
+    return next((d for d in _all_on(day) if d.asset_id == asset_id), None)
 
 
-def history(row: Slab, limit: int = 366) -> list[tuple[dt.date, Decimal]]:
+def history(row: SlabRow, limit: int = 366) -> list[tuple[dt.date, Decimal]]:
     """The slab's dated values, oldest first (at most the latest ``limit``)."""
-    values = list(row.values.order_by("-date").values_list("date", "value")[:limit])
+    values = list(
+        SlabValue.objects.filter(slab_id=row.pk)
+        .order_by("-date")
+        .values_list("date", "value")[:limit]
+    )
     values.reverse()
     return values
 
@@ -148,6 +204,11 @@ def _cheapest_partners(others: Sequence[SlabDay], limited_left: int) -> Decimal 
         total += other.value  # type: ignore[operator]
         picked += 1
     return total if picked == TEAM_SIZE - 1 else None
+
+
+def fits_on(day: dt.date) -> dict[str, tuple[tuple[Bracket, ...], Decimal | None]]:
+    """``bracket_fits`` of every slab on ``day`` (cached with the day's table)."""
+    return _memo("fits", day, lambda: bracket_fits(_all_on(day)))
 
 
 def bracket_fits(days: Sequence[SlabDay]) -> dict[str, tuple[tuple[Bracket, ...], Decimal | None]]:
@@ -211,7 +272,7 @@ def explore(
     slab's partners may be any slab, so brackets are worked out over all of them). One
     query; the filters run on the day's stats."""
     days = slabs_on(day)
-    fits = bracket_fits(days)
+    fits = fits_on(day)
     q = filters.q.casefold()
     out = []
     for d in days:

@@ -305,26 +305,39 @@ def _teams(match: ArenaMatch) -> tuple[tuple[SlabStats, ...], tuple[SlabStats, .
     return specs.team_from_json(match.team_a), specs.team_from_json(match.team_b)
 
 
-def _replay(match: ArenaMatch) -> tuple[ArenaState, list[Event], list[ArenaState]]:
-    team_a, team_b = _teams(match)
-    state = new_match(team_a, team_b, match.seed, bracket=match.bracket)
-    log = list(opening_events(state))
-    turns = [state]
-    for data in match.actions:
-        turn = state.turn
-        state, events = apply(state, action_from_json(data))
-        log.extend(events)
-        if state.turn != turn or state.over:
-            turns.append(state)
-    return state, log, turns
+class _Run:
+    """A match being rebuilt and played on: the state, the whole log, the state at the end
+    of each turn, and the actions added by this request."""
+
+    def __init__(self, match: ArenaMatch) -> None:
+        team_a, team_b = _teams(match)
+        self.state = new_match(team_a, team_b, match.seed, bracket=match.bracket)
+        self.log: list[Event] = list(opening_events(self.state))
+        self.turns: list[ArenaState] = [self.state]
+        self.new: list[Action] = []
+        for data in match.actions:
+            self._apply(action_from_json(data))
+
+    def _apply(self, action: Action) -> None:
+        turn = self.state.turn
+        self.state, events = apply(self.state, action)
+        self.log.extend(events)
+        if self.state.turn != turn or self.state.over:
+            self.turns.append(self.state)
+
+    def play(self, action: Action) -> None:
+        """Apply a new action (IllegalActionError leaves everything as it was)."""
+        self._apply(action)
+        self.new.append(action)
 
 
-def _loaded(match: ArenaMatch, applied: int = 0) -> Loaded:
-    state, log, turns = _replay(match)
+def _loaded(match: ArenaMatch, run: _Run | None = None, applied: int = 0) -> Loaded:
+    run = run or _Run(match)
+    state = run.state
     deadline = None
     if not state.over and state.to_move == A:
         deadline = match.turn_started_at + dt.timedelta(seconds=TURN_SECONDS)
-    return Loaded(match, state, tuple(log), tuple(turns), deadline, applied)
+    return Loaded(match, state, tuple(run.log), tuple(run.turns), deadline, applied)
 
 
 def load(match: ArenaMatch) -> Loaded:
@@ -336,14 +349,11 @@ def _bot_rng(seed: int, state: ArenaState) -> random.Random:
     return random.Random(seed * 1_000_003 + state.actions)
 
 
-def _bot_turn(state: ArenaState, match: ArenaMatch, new: list[Action]) -> ArenaState:
+def _bot_turn(run: _Run, match: ArenaMatch) -> None:
     """The bot plays until its turn is over (or the match is)."""
     bot = make_bot(match.bot)
-    while not state.over and state.to_move == B:
-        action = bot.act(state, B, _bot_rng(match.seed, state))
-        state, _ = apply(state, action)
-        new.append(action)
-    return state
+    while not run.state.over and run.state.to_move == B:
+        run.play(bot.act(run.state, B, _bot_rng(match.seed, run.state)))
 
 
 def _status(state: ArenaState) -> str:
@@ -354,33 +364,32 @@ def _status(state: ArenaState) -> str:
     return MatchStatus.WON if state.winner == A else MatchStatus.LOST
 
 
-def _save(match: ArenaMatch, state: ArenaState, new: list[Action]) -> None:
-    match.actions = [*match.actions, *(action_to_json(a) for a in new)]
+def _save(match: ArenaMatch, run: _Run) -> None:
+    state = run.state
+    match.actions = [*match.actions, *(action_to_json(a) for a in run.new)]
     match.status = _status(state)
     match.end_reason = str(state.end) if state.end else ""
     match.turn = state.turn
     match.save(
         update_fields=["actions", "status", "end_reason", "turn", "turn_started_at", "updated_at"]
     )
+    run.new = []
 
 
-def _overdue(
-    match: ArenaMatch, state: ArenaState, now: dt.datetime, new: list[Action]
-) -> tuple[ArenaState, int]:
+def _overdue(match: ArenaMatch, run: _Run, now: dt.datetime) -> int:
     """Apply the player's overdue timeouts (each followed by the bot's turn)."""
     applied = 0
     while (
-        not state.over
-        and state.to_move == A
+        not run.state.over
+        and run.state.to_move == A
         and timed_out(match.turn_started_at.timestamp(), now.timestamp())
     ):
         deadline = match.turn_started_at + dt.timedelta(seconds=TURN_SECONDS)
-        state, _ = apply(state, Timeout(A))
-        new.append(Timeout(A))
+        run.play(Timeout(A))
         applied += 1
-        state = _bot_turn(state, match, new)
+        _bot_turn(run, match)
         match.turn_started_at = deadline  # the next turn started when this one ran out
-    return state, applied
+    return applied
 
 
 def _locked(public_id: Any, session_key: str) -> ArenaMatch:
@@ -395,14 +404,11 @@ def catch_up(public_id: Any, session_key: str, now: dt.datetime | None = None) -
     now = now or timezone.now()
     with transaction.atomic():
         match = _locked(public_id, session_key)
-        if match.over:
-            return _loaded(match)
-        state, _log, _turns = _replay(match)
-        new: list[Action] = []
-        state, applied = _overdue(match, state, now, new)
-        if new:
-            _save(match, state, new)
-    return _loaded(match, applied)
+        run = _Run(match)
+        applied = 0 if match.over else _overdue(match, run, now)
+        if applied:
+            _save(match, run)
+    return _loaded(match, run, applied)
 
 
 MOVES = ("attack:basic", "attack:power", "pass", *(f"swap:{i}" for i in range(TEAM_SIZE)),
@@ -437,29 +443,26 @@ def play_move(
     - ``ArenaMatch.DoesNotExist``: not this session's match.
     """
     now = now or timezone.now()
-    late = False
     with transaction.atomic():
         match = _locked(public_id, session_key)
-        state, _log, _turns = _replay(match)
-        new: list[Action] = []
-        state, applied = _overdue(match, state, now, new)
+        run = _Run(match)
+        applied = _overdue(match, run, now)
         if applied:
-            _save(match, state, new)
+            _save(match, run)
             late = True
-        elif turn != state.actions:
+        elif turn != run.state.actions:
             raise StaleMoveError(turn)
         else:
-            action = parse_move(move)
-            before = state.turn
-            state, _ = apply(state, action)
-            new.append(action)
-            if state.turn != before and not state.over:
-                state = _bot_turn(state, match, new)
+            late = False
+            before = run.state.turn
+            run.play(parse_move(move))
+            if run.state.turn != before and not run.state.over:
+                _bot_turn(run, match)
                 match.turn_started_at = now
-            _save(match, state, new)
+            _save(match, run)
     if late:
         raise LateMoveError(applied)
-    return _loaded(match)
+    return _loaded(match, run)
 
 
 def surrender(public_id: Any, session_key: str, now: dt.datetime | None = None) -> Loaded:
@@ -468,15 +471,13 @@ def surrender(public_id: Any, session_key: str, now: dt.datetime | None = None) 
     now = now or timezone.now()
     with transaction.atomic():
         match = _locked(public_id, session_key)
-        state, _log, _turns = _replay(match)
-        new: list[Action] = []
-        state, _applied = _overdue(match, state, now, new)
-        if not state.over:
-            state, _ = apply(state, Surrender(A))
-            new.append(Surrender(A))
-        if new:
-            _save(match, state, new)
-    return _loaded(match)
+        run = _Run(match)
+        _overdue(match, run, now)
+        if not run.state.over:
+            run.play(Surrender(A))
+        if run.new:
+            _save(match, run)
+    return _loaded(match, run)
 
 
 def _player_team(asset_ids: Sequence[str], day: dt.date) -> tuple[SlabStats, ...]:
@@ -524,7 +525,7 @@ def start_match(
         bot_team = draw_team(everyone, _cap(bracket), rng, target=team_value(player))
     if bot_team is None:
         raise TeamError("no_bot_team", bracket=str(bracket))
-    state = new_match(player, bot_team, seed, bracket=bracket)
+    new_match(player, bot_team, seed, bracket=bracket)
     match = ArenaMatch(
         owner_session_key=session_key,
         seed=seed,
@@ -537,13 +538,18 @@ def start_match(
         turn=1,
         turn_started_at=now,
     )
-    new: list[Action] = []
-    state = _bot_turn(state, match, new)  # the bot may move first
-    match.actions = [action_to_json(a) for a in new]
-    match.status = _status(state)
-    match.turn = state.turn
-    match.save()
+    _opening(match)  # the bot may move first
     return match
+
+
+def _opening(match: ArenaMatch) -> None:
+    """Store a new match after the bot's turn 1, when it moves first."""
+    run = _Run(match)
+    _bot_turn(run, match)
+    match.actions = [action_to_json(a) for a in run.new]
+    match.status = _status(run.state)
+    match.turn = run.state.turn
+    match.save()
 
 
 def rematch(public_id: Any, session_key: str, now: dt.datetime | None = None) -> ArenaMatch:
@@ -551,8 +557,6 @@ def rematch(public_id: Any, session_key: str, now: dt.datetime | None = None) ->
     old = ArenaMatch.objects.get(public_id=public_id, owner_session_key=session_key)
     now = now or timezone.now()
     seed = secrets.randbelow(2**31)
-    team_a, team_b = _teams(old)
-    state = new_match(team_a, team_b, seed, bracket=old.bracket)
     match = ArenaMatch(
         owner_session_key=session_key,
         seed=seed,
@@ -565,12 +569,7 @@ def rematch(public_id: Any, session_key: str, now: dt.datetime | None = None) ->
         turn=1,
         turn_started_at=now,
     )
-    new: list[Action] = []
-    state = _bot_turn(state, match, new)
-    match.actions = [action_to_json(a) for a in new]
-    match.status = _status(state)
-    match.turn = state.turn
-    match.save()
+    _opening(match)
     return match
 
 

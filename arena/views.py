@@ -22,6 +22,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -45,7 +46,7 @@ from engine.slabs import (
     SlabTier,
 )
 
-from . import narration, presenters, selectors, services, specs
+from . import narration, presenters, selectors, services
 from .anchors import leagues_url
 from .formatting import money
 from .forms import (
@@ -169,7 +170,13 @@ def _matches(request: HttpRequest) -> list[dict[str, Any]]:
 def slab_list(request: HttpRequest) -> HttpResponse:
     today = _today()
     form = SlabFilterForm(request.GET)
-    context: dict[str, Any] = {"form": form, "nav_section": "arena", **_team_bar(request, today)}
+    context: dict[str, Any] = {
+        "form": form,
+        "nav_section": "arena",
+        # The filter form renders the same for the same query (and the day, for its default).
+        "filters_key": f"{get_language()}:{today}:{request.GET.urlencode()}"[:1000],
+        **_team_bar(request, today),
+    }
     if not form.is_valid():
         context.update(cards=[], page=None, error=True, day_text="")
         return render_page(request, "arena/slab_list.html", context, partial="results", status=400)
@@ -247,11 +254,11 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
         day, status = today, 400
         problem = " ".join(form.errors.get("date", []))
     found = _slab_or_404(asset_id, day)
-    values = selectors.history(found.row)
+    detail = presenters.SlabDetail(found, today)
     context: dict[str, Any] = {
         "nav_section": "arena",
         "slab": presenters.slab_card(found, today=today),
-        "row": found.row,
+        "detail": detail,
         "art": presenters.art_of(found),
         "form": form if status == 400 else DayForm(initial={"date": day}),
         "day": day,
@@ -259,39 +266,19 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
         "is_today": day == today,
         "today_url": presenters.slab_url(found.asset_id),
         "problem": problem,
-        "chart": presenters.history_chart(values, day),
-        "history": presenters.history_rows(values, found.row),
-        "first_value": presenters.day_text(values[0][0]) if values else "",
-        "first_value_url": presenters.slab_url(found.asset_id, values[0][0], today)
-        if values
-        else "",
         "leagues_url": leagues_url("stats"),
-        "ko_url": leagues_url("ko"),
         "brackets_url": leagues_url("brackets"),
         "in_team": found.asset_id in selectors.session_team_ids(request.session),
         "here": request.get_full_path(),
-        **_team_bar(request, today),
-    }
-    if found.stats is None:
-        context.update(steps=[], no_value=True)
-        return render(
-            request, "arena/slab_detail.html", context, status=404 if status == 200 else status
-        )
-    book = specs.book_of(found.row, found.value)  # type: ignore[arg-type]
-    fits = selectors.bracket_fits(selectors.slabs_on(day)).get(found.asset_id, ((), None))
-    context.update(
-        steps=presenters.stat_steps(book),
-        next_band=narration.next_band_text(book.step("slab.next_band").params),
-        value=money(found.value),
-        value_date=presenters.day_text(found.value_date),
-        value_is_older=found.value_date != day,
-        fits=[label(b) for b in fits[0]],
-        fits_total=money(fits[1]) if fits[1] is not None else "",
-        prev_url=presenters.slab_url(found.asset_id, day - dt.timedelta(days=1), today),
-        next_url=presenters.slab_url(found.asset_id, day + dt.timedelta(days=1), today)
+        "no_value": found.stats is None,
+        "prev_url": presenters.slab_url(found.asset_id, day - dt.timedelta(days=1), today),
+        "next_url": presenters.slab_url(found.asset_id, day + dt.timedelta(days=1), today)
         if day < today
         else "",
-    )
+        **_team_bar(request, today),
+    }
+    if found.stats is None and status == 200:
+        status = 404
     return render(request, "arena/slab_detail.html", context, status=status)
 
 

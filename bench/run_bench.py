@@ -186,7 +186,8 @@ def measure(port: int, target: Target, concurrency: int, duration: float) -> Row
 
 def engine_figures(budget: Budget) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for script, unit in (("bench_engine.py", "breakdowns/s"), ("bench_match.py", "matches/s")):
+    for script, unit in (("bench_engine.py", "breakdowns/s"), ("bench_match.py", "matches/s"),
+                         ("bench_arena.py", "arena matches/s, pages × /healthz")):  # fmt: skip
         path = ROOT / "bench" / script
         if not path.exists():
             out.append((script, "n/a (script not there yet)"))
