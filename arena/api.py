@@ -98,7 +98,7 @@ def _stats_json(stats: SlabStats | None) -> dict[str, Any]:
 
 
 def _slab_json(request: HttpRequest, d: selectors.SlabDay, fits: Any) -> dict[str, Any]:
-    url = reverse("arena_api:slab", kwargs={"asset_id": d.asset_id})
+    url = reverse("api_arena:slab", kwargs={"asset_id": d.asset_id})
     return {
         "object": "slab",
         "asset_id": d.asset_id,
@@ -150,7 +150,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
                      pages=paginator.num_pages)  # fmt: skip
     page = paginator.page(number)
     params = [(k, v) for k, values in request.GET.lists() if k != "page" for v in values]
-    base = reverse("arena_api:slabs")
+    base = reverse("api_arena:slabs")
 
     def link(n: int) -> str:
         return request.build_absolute_uri(f"{base}?{urlencode([*params, ('page', n)])}")

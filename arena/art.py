@@ -67,7 +67,7 @@ def slab_art(
     return SlabArt(
         uid=digest.hex()[:10],
         title=title,
-        name=name if len(name) <= 20 else name[:19] + "…",
+        name=name if len(name) <= 17 else name[:16] + "…",
         grade=grade,
         year=year,
         asset_id=asset_id if len(asset_id) <= 22 else asset_id[:21] + "…",

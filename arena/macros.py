@@ -135,9 +135,7 @@ def arena_balance(arg: str | None) -> str:
                 num(f["games"]),
                 _share(f["first_wins"], f["games"]),
                 _share(f["second_wins"], f["games"]),
-                _share(f["draws"], f["games"]),
-                f"{percent(low)} – {percent(high)}",
-                verdict,
+                f"{percent(low)} – {percent(high)}: {verdict}",
             )
         )
     verdict, (low, high) = first_player_verdict(all_first, all_second)
@@ -148,9 +146,7 @@ def arena_balance(arg: str | None) -> str:
             Col(_("Games"), num=True),
             Col(_("First player wins"), num=True),
             Col(_("Second player wins"), num=True),
-            Col(_("Draws"), num=True),
-            Col(_("First player's share of decided games, 95 % interval"), num=True),
-            Col(_("Verdict")),
+            Col(_("First player's share of decided games, 95 % interval")),
         ),
         first_rows,
         caption=_(

@@ -9,7 +9,6 @@ urlpatterns = [
     path("slabs/<str:asset_id>/", views.slab_detail, name="slab-detail"),
     path("slabs/<str:asset_id>/case.svg", views.slab_picture, name="slab-picture"),
     path("team/", views.team_detail, name="team"),
-    path("team/edit/", views.team_edit, name="team-edit"),
     path("play/", views.match_start, name="match-start"),
     path("m/<uuid:public_id>/", views.match_detail, name="match"),
     path("m/<uuid:public_id>/act/", views.match_act, name="match-act"),

@@ -17,7 +17,7 @@ from uuid import UUID
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -302,7 +302,7 @@ def slab_picture(request: HttpRequest, asset_id: str) -> HttpResponse:
 
 
 def _safe_next(request: HttpRequest, raw: str, default: str) -> str:
-    if raw and url_has_allowed_host_and_scheme(
+    if raw.startswith("/") and url_has_allowed_host_and_scheme(
         raw, {request.get_host()}, require_https=request.is_secure()
     ):
         return raw
@@ -346,9 +346,13 @@ def _team_context(
     }
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def team_detail(request: HttpRequest) -> HttpResponse:
+    """GET: the team builder (the session's team, or a permalink's). POST: change the
+    session's team (``team_edit``)."""
+    if request.method == "POST":
+        return team_edit(request)
     link = TeamLinkForm(request.GET)
     status = 200
     if not link.is_valid():
@@ -401,9 +405,8 @@ def rule_error_text(exc: InvalidTeamError) -> str:
     return _("That team breaks a rule of the arena.")
 
 
-@require_POST
-@vary_on_headers("HX-Request")
 def team_edit(request: HttpRequest) -> HttpResponse:
+    """A change to the session's team; back to ``next`` (or the team page)."""
     form = TeamEditForm(request.POST)
     default = reverse("arena:team")
     if not form.is_valid():
@@ -448,18 +451,23 @@ def team_edit(request: HttpRequest) -> HttpResponse:
         return render(request, "arena/partials/team_bar_swap.html", context)
     if error:
         messages.error(request, error)
-    return redirect(back)
+    return HttpResponseRedirect(back)
 
 
 # ---------------------------------------------------------------------------
 # Matches
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 def match_start(request: HttpRequest) -> HttpResponse:
-    form = MatchStartForm(request.POST)
-    back = reverse("arena:team")
+    """GET: enter the arena with the session's team (choose the bracket, the slab on the
+    field first and the opponent). POST: start the match."""
     ids = selectors.session_team_ids(request.session)
+    if request.method == "GET":
+        context = _team_context(request, ids, _today(), permalink=False)
+        return render(request, "arena/match_start.html", context)
+    form = MatchStartForm(request.POST)
+    back = reverse("arena:match-start")
     if not form.is_valid():
         messages.error(request, _("Choose a bracket and an opponent."))
         return redirect(back)

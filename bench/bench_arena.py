@@ -110,7 +110,7 @@ def _next_move(html: str) -> str:
 def _new_match(session) -> tuple[str, str]:
     """Fill a random rookie team and start a match; (match path, its page)."""
     session.request("GET", "/en/arena/team/")
-    session.request("POST", "/en/arena/team/edit/", {"op": "fill", "bracket": "rookie"})
+    session.request("POST", "/en/arena/team/", {"op": "fill", "bracket": "rookie"})
     status, headers, _ = session.request(
         "POST", "/en/arena/play/", {"bracket": "rookie", "bot": "greedy"}
     )

@@ -32,7 +32,7 @@ def text(response) -> str:
 
 def build_team(client, ids) -> None:
     for asset_id in ids:
-        response = client.post(url("arena:team-edit"), {"op": "add", "asset_id": asset_id})
+        response = client.post(url("arena:team"), {"op": "add", "asset_id": asset_id})
         assert response.status_code == 302
 
 
@@ -213,19 +213,19 @@ def test_a_team_that_breaks_a_rule_says_which_and_why(client, slabs) -> None:
 
 def test_team_edit_refusals(client, slabs, rookie_team) -> None:
     build_team(client, rookie_team)
-    response = client.post(url("arena:team-edit"), {"op": "add", "asset_id": "a"}, follow=True)
+    response = client.post(url("arena:team"), {"op": "add", "asset_id": "a"}, follow=True)
     assert "already has 4 slabs" in text(response)
-    response = client.post(url("arena:team-edit"), {"op": "add", "asset_id": "nope"}, follow=True)
+    response = client.post(url("arena:team"), {"op": "add", "asset_id": "nope"}, follow=True)
     assert "already has 4 slabs" in text(response) or "no slab" in text(response)
-    response = client.post(url("arena:team-edit"), {"op": "explode"}, follow=True)
+    response = client.post(url("arena:team"), {"op": "explode"}, follow=True)
     assert "not a change to a team" in text(response)
-    response = client.post(url("arena:team-edit"), {"op": "clear", "next": "https://evil.example/"})
+    response = client.post(url("arena:team"), {"op": "clear", "next": "https://evil.example/"})
     assert response["Location"] == url("arena:team")
 
 
 def test_adding_with_htmx_swaps_the_team_link_and_the_button(client, slabs) -> None:
     response = client.post(
-        url("arena:team-edit"),
+        url("arena:team"),
         {"op": "add", "asset_id": "cc-7", "next": "/en/arena/slabs/"},
         headers=HTMX,
     )
@@ -240,7 +240,7 @@ def test_the_team_permalink(client, slabs, rookie_team) -> None:
     body = text(page)
     assert page.status_code == 200 and "Use this team" in body
     assert "Sun Pup" in body and "Old Sun" in body
-    response = client.post(url("arena:team-edit"), {"op": "use", "slab": rookie_team})
+    response = client.post(url("arena:team"), {"op": "use", "slab": rookie_team})
     assert response.status_code == 302
     assert client.session[selectors.TEAM_SESSION_KEY] == rookie_team
     bad = client.get(url("arena:team"), {"slab": ["nope", "cc-7", "bad id!"]})
@@ -248,7 +248,7 @@ def test_the_team_permalink(client, slabs, rookie_team) -> None:
 
 
 def test_pick_a_random_team(client, slabs) -> None:
-    response = client.post(url("arena:team-edit"), {"op": "fill", "bracket": "rookie"})
+    response = client.post(url("arena:team"), {"op": "fill", "bracket": "rookie"})
     assert response.status_code == 302
     team = client.session[selectors.TEAM_SESSION_KEY]
     assert len(team) == 4
@@ -430,3 +430,20 @@ def test_query_counts(
     for path, most in pages:
         with django_assert_max_num_queries(most):
             assert client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_enter_the_arena_page(client, slabs, rookie_team, lang) -> None:
+    empty = client.get(url("arena:match-start", lang))
+    assert empty.status_code == 200 and "check-fail" in text(empty)
+    build_team(client, rookie_team)
+    page = client.get(url("arena:match-start", lang))
+    body = text(page)
+    assert page.status_code == 200 and 'name="bracket"' in body and 'name="bot"' in body
+    assert "Sun Pup" in body
+
+
+def test_a_bad_next_is_ignored(client, slabs) -> None:
+    for bad in ("0", "https://evil.example/", "//evil.example/x", "javascript:alert(1)"):
+        response = client.post(url("arena:team"), {"op": "clear", "next": bad})
+        assert response.status_code == 302 and response["Location"] == url("arena:team"), bad
