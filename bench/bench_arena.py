@@ -3,14 +3,15 @@
 
 1. Engine: greedy-vs-greedy arena matches per second on one core (CPU time of this
    single-threaded process), over random legal teams of demo-like slabs; the planner too.
-2. HTTP (unless --engine-only): gunicorn on 127.0.0.1 against a copy of the demo database,
+2. HTTP (with --http): gunicorn on 127.0.0.1 against a copy of the demo database,
    /healthz, the slab explorer, a slab page and match actions (a POST that plays a move and
    the bot's reply, as htmx sends it), each as requests/s and as a ratio to /healthz.
 
-    .venv/bin/python bench/bench_arena.py [--matches 20000] [--engine-only]
+    .venv/bin/python bench/bench_arena.py [--matches 10000] [--http]
         [--duration 3] [--concurrency 4] [--database db.sqlite3]
 
-`make bench` runs it from bench/run_bench.py; its last line sums everything up.
+`make bench` (bench/run_bench.py) puts all of it in its table through ``http_rows``: the
+engine's rate, then the pages on its own server, as ratios to its /healthz.
 """
 
 from __future__ import annotations
@@ -162,6 +163,39 @@ def match_actions(port: int, concurrency: int, duration: float):
     return total
 
 
+def http_rows(port: int, concurrency: int, duration: float) -> list[tuple[str, str, str, object]]:
+    """(label, path, note, Stats or None) for bench/run_bench.py's table, next to /healthz:
+    the engine's greedy-vs-greedy rate (a figure, no HTTP), then the slab explorer, a slab
+    page and match actions on its running server."""
+    import io
+    from contextlib import redirect_stdout
+
+    from bench.harness import Request, hammer
+
+    with redirect_stdout(io.StringIO()):
+        rate = engine_bench(5000, 1, ("greedy", "greedy"))
+    out: list[tuple[str, str, str, object]] = [
+        ("arena engine: greedy vs greedy", "-", f"{rate:,.0f} matches/s on one core (CPU)", None)
+    ]
+    slab = _first_slab(port)
+    pages = [("arena: slab explorer", "/en/arena/slabs/")]
+    if slab:
+        pages.append(("arena: slab page", f"/en/arena/slabs/{slab}/"))
+    for label, path in pages:
+        req = Request(path)
+        hammer(port, lambda i, r=req: r, 2, min(1.0, duration / 3), 300)
+        stats = hammer(port, lambda i, r=req: r, concurrency, duration, 200_000)
+        bad = {s: n for s, n in stats.statuses.items() if s != 200}
+        out.append((label, path, f"non-200: {bad}" if bad else "", stats))
+    stats = match_actions(port, concurrency, duration)
+    bad = {s: n for s, n in stats.statuses.items() if s not in (200, 409)}
+    note = f"non-200: {bad}" if bad else ""
+    if stats.errors:
+        note += f" errors: {dict(stats.errors)}"
+    out.append(("arena: match action (htmx POST)", "/en/arena/m/<id>/act/", note.strip(), stats))
+    return out
+
+
 def http_bench(database: Path, duration: float, concurrency: int) -> list[tuple[str, float, float]]:
     from bench.harness import Request, django_env, gunicorn, hammer, prepare_copy, temp_dir
 
@@ -196,9 +230,9 @@ def http_bench(database: Path, duration: float, concurrency: int) -> list[tuple[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20000)
+    parser.add_argument("--matches", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--engine-only", action="store_true")
+    parser.add_argument("--http", action="store_true", help="also measure pages (a few s)")
     parser.add_argument("--duration", type=float, default=3.0)
     parser.add_argument("--concurrency", type=int, default=4)
     parser.add_argument(
@@ -208,7 +242,7 @@ def main() -> None:
     greedy = engine_bench(args.matches, args.seed, ("greedy", "greedy"))
     engine_bench(args.matches // 2, args.seed, ("planner", "planner"))
     summary = f"arena: {greedy:,.0f} greedy-vs-greedy matches/s on one core"
-    if not args.engine_only and args.database.exists():
+    if args.http and args.database.exists():
         rows = http_bench(args.database, args.duration, args.concurrency)
         floor = rows[0][1] or 1.0
         ratios = {label.split(" (")[0]: rps / floor for label, rps, _ in rows[1:]}

@@ -32,6 +32,7 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_arena import http_rows as arena_http_rows
 from bench.harness import (
     PYTHON,
     ROOT,
@@ -186,8 +187,7 @@ def measure(port: int, target: Target, concurrency: int, duration: float) -> Row
 
 def engine_figures(budget: Budget) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for script, unit in (("bench_engine.py", "breakdowns/s"), ("bench_match.py", "matches/s"),
-                         ("bench_arena.py", "arena matches/s, pages × /healthz")):  # fmt: skip
+    for script, unit in (("bench_engine.py", "breakdowns/s"), ("bench_match.py", "matches/s")):
         path = ROOT / "bench" / script
         if not path.exists():
             out.append((script, "n/a (script not there yet)"))
@@ -398,6 +398,7 @@ def main(argv: list[str] | None = None) -> int:
             targets = discover(server.port, args.query)
             per = min(args.duration, max(1.0, (budget.left() - 110) / len(targets) / 1.25))
             rows = [measure(server.port, t, args.concurrency, per) for t in targets]
+            rows += [Row(*r) for r in arena_http_rows(server.port, args.concurrency, per / 2)]
             errors = [
                 line
                 for line in server.log_text().splitlines()
