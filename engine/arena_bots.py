@@ -14,8 +14,8 @@ randomness from the ``random.Random`` they are handed.
   full or its slab would be knocked out before it could spend it. A slab the enemy would
   knock out next turn is swapped for a bench slab that survives the blow, when one does.
 
-After a KO, every bot replaces with the bench slab that deals the most damage to the
-enemy on the field (ties: the healthiest, then team order).
+After a KO, every bot brings on its healthiest bench slab (most HP left; a tie: the first
+in team order), as RULES.md §8's settled part asks of the bot.
 
 In a series, game ``i`` uses seed ``S + i``; bot A draws from ``random.Random(2 * seed)``
 and bot B from ``random.Random(2 * seed + 1)``, so any game can be replayed from its seed.
@@ -47,6 +47,7 @@ from engine.arena import (
     Replace,
     Swap,
     apply,
+    healthiest,
     legal_actions,
     new_match,
     opening_events,
@@ -106,18 +107,10 @@ class RandomBot:
 
 
 def _entry(state: ArenaState, side: int) -> int:
-    """The bench slab to bring on after a KO: most damage to the enemy slab on the field,
-    then most HP left, then team order."""
-    me = state.sides[side]
-    target = state.sides[1 - side].active
-    table = state.lineup.damage[side]
-    best, key = -1, None
-    for i in me.bench:
-        hit = max(table[i][target]) if target is not None else 0
-        k = (hit, me.hp[i], -i)
-        if key is None or k > key:
-            best, key = i, k
-    return best
+    """The bench slab to bring on after a KO: the healthiest (``engine.arena.healthiest``)."""
+    index = healthiest(state.sides[side])
+    assert index is not None  # a team with nobody left on the bench has lost already
+    return index
 
 
 def _moves(state: ArenaState, side: int, slab: int, energy: int) -> list[tuple[int, int, str]]:

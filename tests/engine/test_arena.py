@@ -155,16 +155,14 @@ def test_the_planner_swaps_a_doomed_slab_for_one_that_survives() -> None:
     assert action == Swap(A, 1)  # 70 would knock Frail out; Sturdy takes 60 of 120
 
 
-def test_bots_replace_with_the_best_hitter() -> None:
+def test_bots_replace_with_their_healthiest_slab() -> None:
+    # RULES.md §8, settled: against the bot, the bot picks its healthiest slab.
     state = new_match(MIXED_A, MIXED_B, 1)
     sides = list(state.sides)
-    sides[B] = arena.SideState((0, 140, 60, 80), None, 2)
+    sides[B] = arena.SideState((0, 50, 60, 60), None, 2)
     state = arena.ArenaState(state.lineup, tuple(sides), 1, A, 2, B)  # type: ignore[arg-type]
     for bot in (GreedyBot(), PlannerBot()):
-        action = bot.act(state, B, random.Random(0))
-        assert isinstance(action, Replace)
-        best = max((1, 2, 3), key=lambda i: (max(state.lineup.damage[B][i][0]), -i))
-        assert action.slab == best
+        assert bot.act(state, B, random.Random(0)) == Replace(B, 2)  # 60 HP; a tie: team order
 
 
 def test_a_series_sums_up_and_replays_game_by_game() -> None:
