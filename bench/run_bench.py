@@ -32,6 +32,7 @@ from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_arena import http_rows as arena_http_rows
 from bench.bench_packs import engine_figures as packs_engine_figures
 from bench.bench_packs import http_rows as packs_rows
 from bench.harness import (
@@ -400,6 +401,7 @@ def main(argv: list[str] | None = None) -> int:
             per = min(args.duration, max(1.0, (budget.left() - 110) / len(targets) / 1.25))
             rows = [measure(server.port, t, args.concurrency, per) for t in targets]
             rows += packs_rows(server.port, args.concurrency, per)  # booster packs
+            rows += [Row(*r) for r in arena_http_rows(server.port, args.concurrency, per / 2)]
             errors = [
                 line
                 for line in server.log_text().splitlines()

@@ -14,6 +14,7 @@ urlpatterns = [
     path("favicon.ico", core_views.favicon, name="favicon"),
     path("api/packs/", include("packs.api_urls")),  # before api/: its catch-all is its own
     path("api/", include("explorer.api_urls")),
+    path("api/", include("arena.api_urls")),
 ]
 
 urlpatterns += i18n_patterns(
@@ -22,5 +23,6 @@ urlpatterns += i18n_patterns(
     path("", include("explorer.urls")),
     path("play/", include("play.urls")),
     path("packs/", include("packs.urls")),
+    path("arena/", include("arena.urls")),
     path("admin/", admin.site.urls),
 )

@@ -30,6 +30,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from engine import data
+from engine.arena import ArenaEnd
+from engine.arena_bots import ArenaBot
 from engine.packs import CheckSkip, PowerFlag, PromiseStep
 from engine.slabs import Bracket, Element, SlabMove, SlabTier
 from engine.types import (
@@ -166,6 +168,19 @@ LABELS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingProxyType
             CheckSkip.ONE_OUTCOME: pgettext_lazy("check skip", "one outcome"),
             CheckSkip.TOO_FEW_PACKS: pgettext_lazy("check skip", "too few packs"),
         },
+        ArenaEnd: {
+            ArenaEnd.POINTS: pgettext_lazy("arena end", "winning score reached"),
+            ArenaEnd.FORFEIT: pgettext_lazy("arena end", "forfeit on timeouts"),
+            ArenaEnd.SURRENDER: pgettext_lazy("arena end", "surrender"),
+            ArenaEnd.TURN_LIMIT_POINTS: pgettext_lazy("arena end", "turn limit: more points"),
+            ArenaEnd.TURN_LIMIT_HP: pgettext_lazy("arena end", "turn limit: larger share of HP"),
+            ArenaEnd.TURN_LIMIT_DRAW: pgettext_lazy("arena end", "turn limit: draw"),
+        },
+        ArenaBot: {
+            ArenaBot.RANDOM: pgettext_lazy("arena bot", "Random bot"),
+            ArenaBot.GREEDY: pgettext_lazy("arena bot", "Brawler"),
+            ArenaBot.PLANNER: pgettext_lazy("arena bot", "Tactician"),
+        },
     }
 )
 """One name per engine enum member, by enum (members of different enums may share a value,
@@ -194,6 +209,14 @@ DESCRIPTIONS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingPro
                 "+%(amount)s DEF for your card on the field or the one you picked."
             ),
             BoostKind.HERO_PATCH: _("+%(amount)s HP for your Hero (up to %(ceiling)s)."),
+        },
+        ArenaBot: {
+            ArenaBot.RANDOM: _("Plays a random legal move (used in tests)."),
+            ArenaBot.GREEDY: _("Hits as hard as it can right away and never saves energy."),
+            ArenaBot.PLANNER: _(
+                "Saves energy for its power move when that pays more per energy point, and "
+                "swaps out a slab about to be knocked out."
+            ),
         },
     }
 )
@@ -245,6 +268,8 @@ ENUMS: Mapping[str, type[enum.Enum]] = MappingProxyType(
         "element": Element,
         "bracket": Bracket,
         "slab_move": SlabMove,
+        "arena_end": ArenaEnd,
+        "arena_bot": ArenaBot,
     }
 )
 

@@ -16,8 +16,38 @@ Every rule number is in the "Data tables" section below, once; the wiki's
 tables live here rather than in ``engine.data`` because they key on this
 game's own enums (``SlabTier``, ``Element``, ``Bracket``).
 
-The arena match itself (turns, energy, swaps, KOs, timeouts) is not built yet;
-its constants are here so the wiki and the later match engine share them.
+The match constants (energy, swaps, KO points, timeouts, the turn limit) are here too;
+the match itself is ``engine.arena``.
+
+**The stat book as a trace.** ``stat_book(slab, value)`` returns the stats and a
+``Trace``: one ``TraceStep(code, params, value)`` per stat, in this order, so the
+site can show every stat with its band, its evidence and how far the next band is.
+Money is a decimal string (``"49.99"``); enum values are their lowercase strings;
+a bound that does not exist (the top band) is null.
+
+- ``slab.hp`` — params: ``value`` (the day's value), ``low`` and ``below`` (the
+  band: ``low`` ≤ value < ``below``), ``next_at`` (the value where the next HP
+  band starts), ``next_hp``, ``missing`` (``next_at`` − value). value: HP.
+- ``slab.tier`` — params: ``value``, ``low``, ``below``, ``next_at``,
+  ``next_tier``, ``missing``. value: the tier.
+- ``slab.power`` — params: ``tier``, ``bonus``, ``cost`` (null for a common
+  slab). value: ``{"bonus", "cost"}`` or null.
+- ``slab.ko_points`` — params: ``tier``. value: the points a KO of it scores.
+- ``slab.next_band`` — the nearest value edge above the day's value, of HP or
+  tier: params ``value``, ``at``, ``missing``, ``hp`` (the HP there, null when HP
+  stays), ``tier`` (the tier there, null when it stays). value: ``missing``
+  (null at the very top: every param but ``value`` is null then).
+- ``slab.attack`` — params: ``grade`` (decimal string), ``counted`` (the grade
+  rounded down to a whole number), ``min_grade`` (the band's lowest grade, null
+  for the bottom band), ``next_grade`` and ``next_attack`` (the band above, null
+  at the top). value: attack.
+- ``slab.armor`` — params: ``year``, ``first_year`` and ``last_year`` (the
+  band's years, null when open-ended). value: armor.
+- ``slab.element`` — params: ``asset_id``, ``sha256`` (the hex digest of the
+  asset ID in UTF-8), ``byte`` (its first byte), ``modulo`` (3), ``index``
+  (byte mod 3). value: the element.
+
+``SLAB_CODES`` lists every code with its parameter names.
 
 >>> from decimal import Decimal
 >>> old = slab_stats(Slab("cc-1", "Charizard", Decimal("9.5"), 2001), Decimal("300"))
@@ -34,11 +64,13 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, Final
+
+from engine.types import Trace, TraceStep
 
 __all__ = [
     "ARMOR_BY_YEAR",
@@ -48,6 +80,7 @@ __all__ = [
     "ELEMENT_BEATS",
     "ELEMENT_BONUS",
     "ELEMENT_BY_HASH",
+    "ENERGY_AT_START",
     "ENERGY_BANK_MAX",
     "ENERGY_PER_TURN",
     "FIELD_SLABS",
@@ -59,6 +92,7 @@ __all__ = [
     "KO_REPLACEMENT_COST",
     "MIN_DAMAGE",
     "POINTS_TO_WIN",
+    "SLAB_CODES",
     "SWAPS_PER_TURN",
     "SWAP_COST",
     "TEAM_LIMITED_MAX",
@@ -86,6 +120,8 @@ __all__ = [
     "SlabStats",
     "SlabTier",
     "SlabTierBand",
+    "StatBook",
+    "TeamCheck",
     "armor_for",
     "attack_for",
     "brackets_for",
@@ -97,7 +133,9 @@ __all__ = [
     "move_cost",
     "move_damage",
     "slab_stats",
+    "stat_book",
     "team_brackets",
+    "team_checks",
     "team_value",
     "tier_for",
     "validate_team",
@@ -270,9 +308,10 @@ BRACKETS: Final = (
     BracketCap(Bracket.OPEN, None),
 )
 
-# --- The match (not built yet: a later issue builds the arena on these)
+# --- The match (engine.arena plays it on these)
 
 FIELD_SLABS: Final = 1  # §8: slabs on the field; the rest of the team waits on the bench
+ENERGY_AT_START: Final = 0  # §8, settled: both players start with no energy
 ENERGY_PER_TURN: Final = 1  # §8: energy a player gains at the start of each of their turns
 ENERGY_BANK_MAX: Final = 5  # §8: most energy a player can bank
 FIRST_PLAYER_SKIPS_FIRST_GAIN: Final = True  # §8: the first player gains nothing on turn 1
@@ -536,6 +575,183 @@ def slab_stats(slab: Slab, value: Decimal | int) -> SlabStats:
 
 
 # ---------------------------------------------------------------------------
+# The stat book as a coded trace (codes and params: see the module docstring)
+
+SLAB_CODES: Final = MappingProxyType(
+    {
+        "slab.hp": ("value", "low", "below", "next_at", "next_hp", "missing"),
+        "slab.tier": ("value", "low", "below", "next_at", "next_tier", "missing"),
+        "slab.power": ("tier", "bonus", "cost"),
+        "slab.ko_points": ("tier",),
+        "slab.next_band": ("value", "at", "missing", "hp", "tier"),
+        "slab.attack": ("grade", "counted", "min_grade", "next_grade", "next_attack"),
+        "slab.armor": ("year", "first_year", "last_year"),
+        "slab.element": ("asset_id", "sha256", "byte", "modulo", "index"),
+    }
+)
+"""Every stat book trace code, in emission order, with its parameter names."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatBook:
+    """A slab's stats on a day and the trace that explains each of them."""
+
+    stats: SlabStats
+    trace: Trace
+
+    def step(self, code: str) -> TraceStep:
+        """The step with ``code`` (each code appears once)."""
+        return next(step for step in self.trace if step.code == code)
+
+
+def _money(amount: Decimal | None) -> str | None:
+    return None if amount is None else str(amount)
+
+
+def _band_edges(bands: tuple[Any, ...], amount: Decimal) -> tuple[int, Decimal, Decimal | None]:
+    """(index, low, below) of the value band holding ``amount``."""
+    low = Decimal(0)
+    for index, band in enumerate(bands):
+        if band.below is None or amount < band.below:
+            return index, low, band.below
+        low = band.below
+    raise AssertionError("the last band is open")  # pragma: no cover
+
+
+def stat_book(slab: Slab, value: Decimal | int) -> StatBook:
+    """``slab_stats`` with its trace: each stat, its band, its evidence, the next band.
+
+    >>> book = stat_book(Slab("cc-1", "Charizard", Decimal("9.5"), 2001), Decimal("62.60"))
+    >>> [step.code for step in book.trace][:5]
+    ['slab.hp', 'slab.tier', 'slab.power', 'slab.ko_points', 'slab.next_band']
+    >>> dict(book.step("slab.next_band").params)
+    {'value': '62.60', 'at': '75', 'missing': '12.40', 'hp': None, 'tier': 'rare'}
+    >>> dict(book.step("slab.element").params)["byte"], book.step("slab.element").value
+    (212, 'star')
+    """
+    stats = slab_stats(slab, value)
+    amount = stats.value
+    shown = str(amount)
+    hp_index, hp_low, hp_below = _band_edges(HP_BY_VALUE, amount)
+    tier_index, tier_low, tier_below = _band_edges(TIER_BY_VALUE, amount)
+    next_hp = HP_BY_VALUE[hp_index + 1].hp if hp_below is not None else None
+    next_tier = TIER_BY_VALUE[tier_index + 1].tier.value if tier_below is not None else None
+    steps = [
+        TraceStep(
+            "slab.hp",
+            MappingProxyType(
+                {
+                    "value": shown,
+                    "low": str(hp_low),
+                    "below": _money(hp_below),
+                    "next_at": _money(hp_below),
+                    "next_hp": next_hp,
+                    "missing": _money(None if hp_below is None else hp_below - amount),
+                }
+            ),
+            stats.hp,
+        ),
+        TraceStep(
+            "slab.tier",
+            MappingProxyType(
+                {
+                    "value": shown,
+                    "low": str(tier_low),
+                    "below": _money(tier_below),
+                    "next_at": _money(tier_below),
+                    "next_tier": next_tier,
+                    "missing": _money(None if tier_below is None else tier_below - amount),
+                }
+            ),
+            stats.tier.value,
+        ),
+        TraceStep(
+            "slab.power",
+            MappingProxyType(
+                {
+                    "tier": stats.tier.value,
+                    "bonus": stats.power.bonus if stats.power else None,
+                    "cost": stats.power.cost if stats.power else None,
+                }
+            ),
+            MappingProxyType({"bonus": stats.power.bonus, "cost": stats.power.cost})
+            if stats.power
+            else None,
+        ),
+        TraceStep("slab.ko_points", MappingProxyType({"tier": stats.tier.value}), stats.ko_points),
+    ]
+    edges = [edge for edge in (hp_below, tier_below) if edge is not None]
+    at = min(edges) if edges else None
+    steps.append(
+        TraceStep(
+            "slab.next_band",
+            MappingProxyType(
+                {
+                    "value": shown,
+                    "at": _money(at),
+                    "missing": _money(None if at is None else at - amount),
+                    "hp": next_hp if at is not None and at == hp_below else None,
+                    "tier": next_tier if at is not None and at == tier_below else None,
+                }
+            ),
+            _money(None if at is None else at - amount),
+        )
+    )
+    bands = ATTACK_BY_GRADE
+    attack_index = next(
+        i for i, b in enumerate(bands) if b.min_grade is None or slab.grade >= b.min_grade
+    )
+    above = bands[attack_index - 1] if attack_index > 0 else None
+    steps.append(
+        TraceStep(
+            "slab.attack",
+            MappingProxyType(
+                {
+                    "grade": str(slab.grade),
+                    "counted": int(slab.grade),
+                    "min_grade": bands[attack_index].min_grade,
+                    "next_grade": above.min_grade if above else None,
+                    "next_attack": above.attack if above else None,
+                }
+            ),
+            stats.attack,
+        )
+    )
+    first_year = None
+    for band in ARMOR_BY_YEAR:
+        if band.max_year is None or slab.year <= band.max_year:
+            break
+        first_year = band.max_year + 1
+    steps.append(
+        TraceStep(
+            "slab.armor",
+            MappingProxyType(
+                {"year": slab.year, "first_year": first_year, "last_year": band.max_year}
+            ),
+            stats.armor,
+        )
+    )
+    digest = hashlib.sha256(slab.asset_id.encode("utf-8")).digest()
+    modulo = len(ELEMENT_BY_HASH)
+    steps.append(
+        TraceStep(
+            "slab.element",
+            MappingProxyType(
+                {
+                    "asset_id": slab.asset_id,
+                    "sha256": digest.hex(),
+                    "byte": digest[0],
+                    "modulo": modulo,
+                    "index": digest[0] % modulo,
+                }
+            ),
+            stats.element.value,
+        )
+    )
+    return StatBook(stats, tuple(steps))
+
+
+# ---------------------------------------------------------------------------
 # Damage
 
 
@@ -665,6 +881,52 @@ def validate_team(team: Iterable[SlabStats]) -> tuple[SlabStats, ...]:
             most=TEAM_LIMITED_MAX,
         )
     return members
+
+
+@dataclass(frozen=True, slots=True)
+class TeamCheck:
+    """One team rule, checked: its stable ``code`` (the ``InvalidTeamError`` code it would
+    raise), whether the team passes it, and ``params`` for a sentence."""
+
+    code: str
+    ok: bool
+    params: Mapping[str, Any]
+
+
+def team_checks(team: Iterable[SlabStats]) -> tuple[TeamCheck, ...]:
+    """Every team rule with its verdict, in order (``validate_team`` stops at the first).
+
+    >>> team = [slab_stats(Slab(f"cc-{i}", "Pup", 9, 2010), Decimal(v))
+    ...         for i, v in enumerate((100, 300, 80, 10))]
+    >>> [(c.code, c.ok) for c in team_checks(team)]
+    [('size', True), ('duplicate', True), ('too_many_limited', False)]
+    >>> dict(team_checks(team[:2])[0].params)
+    {'size': 2, 'needed': 4}
+    """
+    members = tuple(team)
+    ids = [m.asset_id for m in members]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    limited = [m.asset_id for m in members if m.tier in TEAM_LIMITED_TIERS]
+    return (
+        TeamCheck(
+            "size",
+            len(members) == TEAM_SIZE,
+            MappingProxyType({"size": len(members), "needed": TEAM_SIZE}),
+        ),
+        TeamCheck("duplicate", not twice, MappingProxyType({"slabs": tuple(twice)})),
+        TeamCheck(
+            "too_many_limited",
+            len(limited) <= TEAM_LIMITED_MAX,
+            MappingProxyType(
+                {
+                    "slabs": tuple(limited),
+                    "count": len(limited),
+                    "most": TEAM_LIMITED_MAX,
+                    "tiers": tuple(t.value for t in SlabTier if t in TEAM_LIMITED_TIERS),
+                }
+            ),
+        ),
+    )
 
 
 def team_value(team: Iterable[SlabStats]) -> Decimal:

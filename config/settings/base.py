@@ -33,6 +33,7 @@ INSTALLED_APPS = [
     "explorer",
     "play",
     "packs",
+    "arena",
 ]
 
 MIDDLEWARE = [

@@ -16,13 +16,13 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
-from engine.cli import derive, packs, simulate
+from engine.cli import arena, derive, packs, simulate
 from engine.cli.base import EXIT_BAD_INPUT, Command, UsageError, read_input
 from engine.types import InvalidCardError
 
 __all__ = ["COMMANDS", "EXIT_BAD_INPUT", "Command", "UsageError", "main", "read_input"]
 
-COMMANDS: list[Command] = [derive.COMMAND, simulate.COMMAND, packs.COMMAND]
+COMMANDS: list[Command] = [derive.COMMAND, simulate.COMMAND, packs.COMMAND, arena.COMMAND]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import tomllib
 from decimal import Decimal
 from pathlib import Path
 
@@ -34,6 +35,7 @@ from engine.slabs import (
     move_cost,
     move_damage,
     slab_stats,
+    stat_book,
     team_brackets,
     team_value,
     tier_for,
@@ -407,3 +409,126 @@ def test_more_value_never_means_fewer_stats(low: Decimal, high: Decimal) -> None
     assert hp_for(low) <= hp_for(high)
     assert tiers.index(tier_for(low)) <= tiers.index(tier_for(high))
     assert len(brackets_for(low)) >= len(brackets_for(high)) >= 1
+
+
+# ---------------------------------------------------------------------------
+# The stat book as a trace: golden table (tests/engine/arena_cases/stat_book.toml)
+
+BOOK = tomllib.loads((Path(__file__).parent / "arena_cases" / "stat_book.toml").read_text("utf-8"))
+
+
+def _null(value: object) -> object:
+    return None if value in ("", 0) else value
+
+
+def _book(slab: Slab, value: str = "10") -> dict[str, tuple[dict, object]]:
+    book = stat_book(slab, D(value))
+    return {step.code: (dict(step.params), step.value) for step in book.trace}
+
+
+@pytest.mark.parametrize("row", BOOK["value"], ids=[r[0] for r in BOOK["value"]])
+def test_stat_book_by_value(row: list) -> None:
+    value, hp, tier, bonus, cost, points, at, missing, hp_at, tier_at = row
+    steps = _book(Slab("cc-1", "Card", 9, 2010), value)
+    trace = "\n".join(f"{code}: {p} → {v}" for code, (p, v) in steps.items())
+    assert steps["slab.hp"][1] == hp, trace
+    assert steps["slab.tier"][1] == tier, trace
+    power = steps["slab.power"]
+    assert (power[0]["bonus"], power[0]["cost"]) == (_null(bonus), _null(cost)), trace
+    assert (power[1] is None) == (bonus == 0), trace
+    assert steps["slab.ko_points"][1] == points, trace
+    nxt = steps["slab.next_band"][0]
+    assert nxt["value"] == value
+    assert (nxt["at"], nxt["missing"]) == (_null(at), _null(missing)), trace
+    assert (nxt["hp"], nxt["tier"]) == (_null(hp_at), _null(tier_at)), trace
+    assert steps["slab.next_band"][1] == _null(missing)
+    # Each band's own edges, and the step agrees with slab_stats.
+    hp_step, tier_step = steps["slab.hp"][0], steps["slab.tier"][0]
+    assert D(hp_step["low"]) <= D(value) and (
+        hp_step["below"] is None or D(value) < D(hp_step["below"])
+    )
+    assert D(tier_step["low"]) <= D(value) and (
+        tier_step["below"] is None or D(value) < D(tier_step["below"])
+    )
+    stats = slab_stats(Slab("cc-1", "Card", 9, 2010), D(value))
+    assert (stats.hp, str(stats.tier), stats.ko_points) == (hp, tier, points)
+
+
+@pytest.mark.parametrize("row", BOOK["grade"], ids=[r[0] for r in BOOK["grade"]])
+def test_stat_book_by_grade(row: list) -> None:
+    grade, attack, counted, next_grade, next_attack = row
+    params, value = _book(Slab("cc-1", "Card", D(grade), 2010))["slab.attack"]
+    assert value == attack
+    assert params["grade"] == grade and params["counted"] == counted
+    assert (params["next_grade"], params["next_attack"]) == (_null(next_grade), _null(next_attack))
+
+
+@pytest.mark.parametrize("row", BOOK["year"], ids=[str(r[0]) for r in BOOK["year"]])
+def test_stat_book_by_year(row: list) -> None:
+    year, armor, first, last = row
+    params, value = _book(Slab("cc-1", "Card", 9, year))["slab.armor"]
+    assert value == armor
+    assert (params["year"], params["first_year"], params["last_year"]) == (
+        year,
+        _null(first),
+        _null(last),
+    )
+
+
+@pytest.mark.parametrize("row", BOOK["element"], ids=[r[0] for r in BOOK["element"]])
+def test_stat_book_element(row: list) -> None:
+    asset_id, byte, index, element = row
+    params, value = _book(Slab(asset_id, "Card", 9, 2010))["slab.element"]
+    assert value == element
+    assert (params["byte"], params["modulo"], params["index"]) == (byte, 3, index)
+    assert params["sha256"] == hashlib.sha256(asset_id.encode("utf-8")).hexdigest()
+    assert int(params["sha256"][:2], 16) == byte
+
+
+def test_stat_book_emits_every_code_once_in_order() -> None:
+    book = stat_book(Slab("cc-1", "Card", D("9.5"), 2001), D("62.60"))
+    assert tuple(step.code for step in book.trace) == tuple(slabs.SLAB_CODES)
+    for step in book.trace:
+        assert tuple(step.params) == slabs.SLAB_CODES[step.code], step.code
+    assert book.stats == slab_stats(Slab("cc-1", "Card", D("9.5"), 2001), D("62.60"))
+
+
+@settings(max_examples=200, deadline=None)
+@given(day=slab_days())
+def test_the_stat_book_agrees_with_the_stats(day: SlabStats) -> None:
+    book = stat_book(day.slab, day.value)
+    assert book.stats == day
+    steps = {s.code: s for s in book.trace}
+    assert steps["slab.hp"].value == day.hp
+    assert steps["slab.tier"].value == day.tier
+    assert steps["slab.attack"].value == day.attack
+    assert steps["slab.armor"].value == day.armor
+    assert steps["slab.element"].value == day.element
+    nxt = steps["slab.next_band"].params
+    if nxt["at"] is not None:
+        # One cent short of the edge is still this band; the edge is the next one.
+        at = D(nxt["at"])
+        assert D(nxt["missing"]) == at - day.value > 0
+        below, there = slab_stats(day.slab, at - slabs.USD_CENT), slab_stats(day.slab, at)
+        assert (below.hp, below.tier) == (day.hp, day.tier)
+        assert (there.hp, there.tier) != (day.hp, day.tier)
+        assert nxt["hp"] == (there.hp if there.hp != day.hp else None)
+        assert nxt["tier"] == (there.tier if there.tier != day.tier else None)
+    else:
+        assert (day.hp, day.tier) == (slabs.HP_BY_VALUE[-1].hp, slabs.TIER_BY_VALUE[-1].tier)
+
+
+def test_team_checks_report_every_rule_at_once() -> None:
+    checks = {c.code: c for c in slabs.team_checks(team(300, 100, 80, ids=("a", "a", "b")))}
+    assert list(checks) == ["size", "duplicate", "too_many_limited"]
+    assert not checks["size"].ok and dict(checks["size"].params) == {"size": 3, "needed": 4}
+    assert not checks["duplicate"].ok and checks["duplicate"].params["slabs"] == ("a",)
+    assert not checks["too_many_limited"].ok and checks["too_many_limited"].params["count"] == 3
+    good = slabs.team_checks(team(300, 80, 10, 10))
+    assert all(c.ok for c in good)
+    # The checks agree with validate_team: it raises the first failing one's code.
+    for members in (team(1, 1, 1, ids=("a", "b", "c")), team(300, 300, 300, 1)):
+        first = next(c for c in slabs.team_checks(members) if not c.ok)
+        with pytest.raises(InvalidTeamError) as info:
+            validate_team(members)
+        assert info.value.code == first.code

@@ -8,6 +8,7 @@ DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = [
     ("Demo collection", "cards.Card", "generate_collection", {}),
     ("Wiki pages", "wiki.Page", "load_wiki", {}),
     ("Booster pools and power promise", "packs.PowerRun", "load_packs", {}),
+    ("Slab arena (demo slabs, balance report)", "arena.ArenaBalanceReport", "arena_demo", {}),
 ]
 
 

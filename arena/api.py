@@ -1,0 +1,213 @@
+"""The arena's JSON API: ``/api/slabs`` (a page of slabs on a day, with the explorer's
+filters) and ``/api/slabs/<asset id>?date=YYYY-MM-DD`` (a slab's stats, its stat book's
+trace codes, its dated values).
+
+Money is a decimal string (``"12.40"``), never a JSON number with a fraction. Errors are
+JSON too, in one shape: ``{"object": "error", "code", "status", "details"}`` with a
+``message`` in ``details`` (in the language of the request's Accept-Language).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from engine.slabs import Bracket, Element, SlabStats, SlabTier
+
+from . import selectors, specs
+from .forms import SlabFilterForm
+from .models import ASSET_ID_MAX
+
+PAGE_SIZE = 50
+MAX_PAGE_SIZE = 200
+CACHE_CONTROL = "public, max-age=60"
+
+__all__ = ["slab_detail", "slab_list"]
+
+
+def _json(data: Any, status: int = 200) -> HttpResponse:
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    response = HttpResponse(body, status=status, content_type="application/json")
+    response["Vary"] = "Accept-Language"
+    if status == 200:
+        response["Cache-Control"] = CACHE_CONTROL
+    return response
+
+
+def error(status: int, code: str, message: str, **details: Any) -> HttpResponse:
+    """The API's error shape."""
+    return _json(
+        {
+            "object": "error",
+            "code": code,
+            "status": status,
+            "details": {"message": message, **details},
+        },
+        status=status,
+    )
+
+
+def _get_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if request.method not in ("GET", "HEAD"):
+            response = error(405, "method_not_allowed", _("Only GET is allowed here."))
+            response["Allow"] = "GET, HEAD"
+            return response
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+class ApiQueryForm(SlabFilterForm):
+    page_size = forms.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
+
+
+def _form_error(form: Any) -> HttpResponse:
+    fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
+    name = next(iter(fields))
+    return error(
+        400,
+        "invalid_parameter",
+        _("“%(name)s”: %(problem)s") % {"name": name, "problem": fields[name][0]},
+        fields=fields,
+    )
+
+
+def _stats_json(stats: SlabStats | None) -> dict[str, Any]:
+    if stats is None:
+        return {"hp": None, "tier": None, "attack": None, "armor": None, "power": None,
+                "ko_points": None}  # fmt: skip
+    return {
+        "hp": stats.hp,
+        "tier": str(stats.tier),
+        "attack": stats.attack,
+        "armor": stats.armor,
+        "power": {"bonus": stats.power.bonus, "cost": stats.power.cost} if stats.power else None,
+        "ko_points": stats.ko_points,
+    }
+
+
+def _slab_json(request: HttpRequest, d: selectors.SlabDay, fits: Any) -> dict[str, Any]:
+    url = reverse("api_arena:slab", kwargs={"asset_id": d.asset_id})
+    return {
+        "object": "slab",
+        "asset_id": d.asset_id,
+        "name": d.row.name,
+        "grade": str(d.row.grade.normalize()) if d.row.grade % 1 else str(int(d.row.grade)),
+        "year": d.row.year,
+        "element": str(d.element),
+        "date": d.day.isoformat(),
+        "value": str(d.value) if d.value is not None else None,
+        "value_date": d.value_date.isoformat() if d.value_date else None,
+        **_stats_json(d.stats),
+        "brackets": [str(b) for b in (fits[0] if fits else ())],
+        "url": request.build_absolute_uri(url),
+        "page_url": request.build_absolute_uri(
+            reverse("arena:slab-detail", kwargs={"asset_id": d.asset_id})
+        ),
+        "picture_url": request.build_absolute_uri(
+            reverse("arena:slab-picture", kwargs={"asset_id": d.asset_id})
+        ),
+    }
+
+
+@_get_only
+def slab_list(request: HttpRequest) -> HttpResponse:
+    form = ApiQueryForm(request.GET)
+    if not form.is_valid():
+        return _form_error(form)
+    data = form.cleaned_data
+    day = data["date"] or selectors.match_day()
+    filters = selectors.SlabFilters(
+        q=data["q"].strip(),
+        tiers=frozenset(SlabTier(t) for t in data["tier"]),
+        elements=frozenset(Element(e) for e in data["element"]),
+        grade_min=data["grade_min"],
+        grade_max=data["grade_max"],
+        year_min=data["year_min"],
+        year_max=data["year_max"],
+        value_min=data["value_min"],
+        value_max=data["value_max"],
+        bracket=Bracket(data["bracket"]) if data["bracket"] else None,
+        sort=data["sort"] or "value_desc",
+    )
+    days, fits = selectors.explore(day, filters)
+    size = data["page_size"] or PAGE_SIZE
+    paginator = Paginator(days, size)
+    number = data["page"] or 1
+    if number > paginator.num_pages:
+        return error(404, "no_page", _("There is no page %(page)s.") % {"page": number},
+                     pages=paginator.num_pages)  # fmt: skip
+    page = paginator.page(number)
+    params = [(k, v) for k, values in request.GET.lists() if k != "page" for v in values]
+    base = reverse("api_arena:slabs")
+
+    def link(n: int) -> str:
+        return request.build_absolute_uri(f"{base}?{urlencode([*params, ('page', n)])}")
+
+    return _json(
+        {
+            "object": "list",
+            "date": day.isoformat(),
+            "count": paginator.count,
+            "page": number,
+            "pages": paginator.num_pages,
+            "next": link(number + 1) if page.has_next() else None,
+            "previous": link(number - 1) if page.has_previous() else None,
+            "results": [_slab_json(request, d, fits.get(d.asset_id)) for d in page.object_list],
+        }
+    )
+
+
+@_get_only
+def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
+    form = ApiQueryForm(request.GET)
+    if not form.is_valid() and "date" in form.errors:
+        return _form_error(form)
+    day = form.cleaned_data.get("date") or selectors.match_day()
+    found = selectors.slab_day(asset_id, day) if len(asset_id) <= ASSET_ID_MAX else None
+    if found is None:
+        return error(
+            404,
+            "not_found",
+            _("There is no slab with the asset ID %(id)s.") % {"id": asset_id[:ASSET_ID_MAX]},
+            asset_id=asset_id[:ASSET_ID_MAX],
+        )
+    values = selectors.history(found.row)
+    history = [{"date": d.isoformat(), "value": str(v)} for d, v in values]
+    if found.stats is None:
+        return error(
+            404,
+            "no_value",
+            _("Slab %(id)s has no value on or before %(day)s.")
+            % {"id": found.asset_id, "day": day.isoformat()},
+            asset_id=found.asset_id,
+            date=day.isoformat(),
+            first_value_date=values[0][0].isoformat() if values else None,
+        )
+    book = specs.book_of(found.row, found.value)  # type: ignore[arg-type]
+    fits = selectors.fits_on(day).get(found.asset_id)
+    data = _slab_json(request, found, fits)
+    data["trace"] = [
+        {"code": s.code, "params": _plain(s.params), "value": _plain(s.value)} for s in book.trace
+    ]
+    data["values"] = history
+    return _json(data)
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "items"):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value

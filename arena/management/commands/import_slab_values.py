@@ -1,0 +1,47 @@
+"""``manage.py import_slab_values FILE``: the daily insured values, from CSV or JSON.
+
+Every row is checked before anything is written; any problem (each one located: "line 4
+(value): …") stops the import with nothing stored. Importing the same file again changes
+nothing. See ``arena.importing`` for the format.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from arena import importing, selectors, services
+from arena.models import Slab
+
+MAX_SHOWN = 50
+
+
+class Command(BaseCommand):
+    help = (
+        "Import daily slab values (asset_id, date, value) from a CSV or JSON file: all rows "
+        "or none, every problem located, idempotent."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="a .csv (header: asset_id,date,value) or .json file")
+
+    def handle(self, *args, file: str, **options):
+        try:
+            rows = importing.read_rows(Path(file))
+        except importing.FeedError as exc:
+            raise CommandError("\n".join(exc.problems)) from None
+        known = set(Slab.objects.values_list("asset_id", flat=True))
+        clean, problems = importing.check_rows(rows, known, selectors.match_day())
+        if problems:
+            shown = problems[:MAX_SHOWN]
+            more = len(problems) - len(shown)
+            lines = [f"{len(problems)} problem(s); nothing was imported:", *shown]
+            if more:
+                lines.append(f"… and {more} more.")
+            raise CommandError("\n".join(lines))
+        result = services.import_values(clean)
+        self.stdout.write(
+            f"{result.rows} rows: {result.created} created, {result.updated} updated, "
+            f"{result.unchanged} unchanged."
+        )

@@ -1,0 +1,176 @@
+"""The arena match scenario table: tests/engine/arena_cases/match_*.toml, one file per rule
+of RULES.md §8 (and its settled part).
+
+Each file defines slabs in its [slabs] table (``grade``, ``year``, ``value``; an ``id``
+when the element matters — without one a slab gets the next free Sun asset ID, so two
+such slabs never get an element bonus against each other). A case names both teams (slab
+keys, team order: the first starts on the field), a ``seed`` (1: side a moves first, 0:
+side b), its actions ("a pass", "b attack basic", "a attack power", "a swap 2",
+"b replace 1", "a timeout", "b surrender", or {repeat = N, actions = [...]}) and a
+hand-computed expectation. Only the last action may be refused. A failure prints the
+whole event log.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.arena import (
+    SIDES,
+    ArenaState,
+    Attack,
+    IllegalActionError,
+    Pass,
+    Replace,
+    Surrender,
+    Swap,
+    Timeout,
+    apply,
+    new_match,
+    opening_events,
+)
+from engine.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
+
+CASES_DIR = Path(__file__).parent / "arena_cases"
+SUN_IDS = [f"sun-{i}" for i in range(200) if element_of(f"sun-{i}") is Element.SUN]
+
+
+def _load_cases() -> list[Any]:
+    params = []
+    for path in sorted(CASES_DIR.glob("match_*.toml")):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for case in data["case"]:
+            params.append(pytest.param(data["slabs"], case, id=f"{path.stem}: {case['name']}"))
+    return params
+
+
+def _teams(slabs: dict[str, Any], case: dict[str, Any]) -> tuple[list, list]:
+    free = iter(SUN_IDS)
+    teams = []
+    for side in SIDES:
+        team = []
+        for key in case[side]:
+            raw = slabs[key]
+            asset_id = raw.get("id") or next(free)
+            slab = Slab(asset_id, raw.get("name", key), Decimal(str(raw["grade"])), raw["year"])
+            team.append(slab_stats(slab, Decimal(raw["value"])))
+        teams.append(team)
+    return teams[0], teams[1]
+
+
+def _actions(items: list[Any]) -> list[Any]:
+    out = []
+    for item in items:
+        if isinstance(item, dict):
+            for _ in range(item["repeat"]):
+                out.extend(_actions(item["actions"]))
+            continue
+        words = item.split()
+        side = SIDES.index(words[0])
+        verb = words[1]
+        if verb == "pass":
+            out.append(Pass(side))
+        elif verb == "attack":
+            out.append(Attack(side, SlabMove(words[2])))
+        elif verb == "swap":
+            out.append(Swap(side, int(words[2])))
+        elif verb == "replace":
+            out.append(Replace(side, int(words[2])))
+        elif verb == "timeout":
+            out.append(Timeout(side))
+        elif verb == "surrender":
+            out.append(Surrender(side))
+        else:  # pragma: no cover - a typo in a case file
+            raise AssertionError(f"unknown action {item!r}")
+    return out
+
+
+def _matches(event, want: dict[str, Any]) -> bool:
+    if event.code != want["code"]:
+        return False
+    return all(event.params.get(k, object()) == v for k, v in want.get("params", {}).items())
+
+
+def _check(state: ArenaState, log: list[Any], expect: dict[str, Any]) -> list[str]:
+    problems = []
+    sides = state.sides
+
+    def same(label: str, got: Any, want: Any) -> None:
+        if got != want:
+            problems.append(f"{label}: got {got!r}, expected {want!r}")
+
+    for key, attr in (("energy", "energy"), ("points", "points"), ("timeouts", "timeouts")):
+        if key in expect:
+            same(key, [getattr(sides[0], attr), getattr(sides[1], attr)], expect[key])
+    for side, want in expect.get("hp", {}).items():
+        same(f"hp.{side}", list(sides[SIDES.index(side)].hp), want)
+    for side, want in expect.get("active", {}).items():
+        active = sides[SIDES.index(side)].active
+        same(f"active.{side}", -1 if active is None else active, want)
+    if "turn" in expect:
+        same("turn", state.turn, expect["turn"])
+    if "to_move" in expect:
+        same("to_move", SIDES[state.to_move], expect["to_move"])
+    if "first" in expect:
+        same("first", SIDES[state.first], expect["first"])
+    if "over" in expect:
+        same("over", state.over, expect["over"])
+    if "result" in expect:
+        same("result", state.result, expect["result"])
+    if "reason" in expect:
+        same("reason", None if state.end is None else str(state.end), expect["reason"])
+    codes = [e.code for e in log]
+    for code in expect.get("absent", []):
+        if code in codes:
+            problems.append(f"event {code} should not occur")
+    position = 0
+    for want in expect.get("events", []):
+        while position < len(log) and not _matches(log[position], want):
+            position += 1
+        if position == len(log):
+            problems.append(f"missing (in this order) event {want}")
+            break
+        position += 1
+    return problems
+
+
+@pytest.mark.parametrize(("slabs", "case"), _load_cases())
+def test_arena_case(slabs, case):
+    expect = case.get("expect", {})
+    team_a, team_b = _teams(slabs, case)
+    if "team_error" in expect:
+        with pytest.raises(InvalidTeamError) as info:
+            new_match(team_a, team_b, case.get("seed", 1), bracket=case.get("bracket"))
+        assert info.value.code == expect["team_error"], str(info.value)
+        return
+    state = new_match(team_a, team_b, case.get("seed", 1), bracket=case.get("bracket"))
+    log = list(opening_events(state))
+    actions = _actions(case.get("actions", []))
+    error = None
+    for i, action in enumerate(actions):
+        try:
+            new_state, events = apply(state, action)
+        except IllegalActionError as exc:
+            assert i == len(actions) - 1, f"unexpected {exc.code} at action {i}: {exc}"
+            error = exc
+            break
+        state = new_state
+        log.extend(events)
+    dump = "\n".join(json.dumps(e.to_json(), ensure_ascii=False) for e in log)
+    if "error" in expect:
+        assert error is not None, f"expected {expect['error']}, the action was accepted\n{dump}"
+        assert error.code == expect["error"], f"{error.code}: {error}\n{dump}"
+        for key, value in expect.get("error_params", {}).items():
+            assert error.params.get(key) == value, (key, error.params)
+        with pytest.raises(IllegalActionError):  # still refused: nothing changed
+            apply(state, actions[-1])
+    else:
+        assert error is None, f"{error.code}: {error}\n{dump}"
+    problems = _check(state, log, expect)
+    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + dump
