@@ -33,15 +33,15 @@ def test_repeated_tokens_cannot_make_a_diff_slow():
     width = MAX_LINE_CHARS // 2
     old = "\n".join(["a " * width] * 24)
     new = "\n".join(["a b " * (width // 2)] * 24)
-    start = time.perf_counter()
+    start = time.process_time()
     rows = diff_text(old, new)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 3.0
     assert len(rows) == 24 and all(r.kind == "change" for r in rows)
     assert all("<del>" in str(r.left) and "<ins>" in str(r.right) for r in rows)
 
 
 def test_many_identical_lines_cannot_make_a_diff_slow():
-    start = time.perf_counter()
+    start = time.process_time()
     rows = diff_text("a\n" * (MAX_LINES * 4), "a\n" * (MAX_LINES * 4 - 1) + "b\n")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 3.0
     assert [r.kind for r in rows if r.kind != "equal"] == ["change"]

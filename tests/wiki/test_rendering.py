@@ -208,13 +208,14 @@ OLD_WIKILINK = _re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*?))?\]\]")
 
 
 def seconds(fn) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     fn()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 # Each took seconds to minutes before: the macro-line pattern backtracked in cubic time
-# ({{ a + 4,000 spaces + x: 37 s). A generous bound, only to catch that kind of growth.
+# ({{ a + 4,000 spaces + x: 37 s). A generous bound on CPU time (not wall time, which a
+# busy machine stretches), only to catch that kind of growth.
 PATHOLOGICAL = [
     "{{ a" + " " * 4000 + "x",
     "{{ a " + " " * 4000,
@@ -231,8 +232,8 @@ PATHOLOGICAL = [
 
 @pytest.mark.parametrize("text", PATHOLOGICAL, ids=lambda t: f"{t[:8]!r}×{len(t)}")
 def test_pathological_lines_render_quickly(text):
-    assert seconds(lambda: render(text)) < 1.0
-    assert seconds(lambda: render("\n".join([text[:MAX_LINE_CHARS]] * 5))) < 1.0
+    assert seconds(lambda: render(text)) < 3.0
+    assert seconds(lambda: render("\n".join([text[:MAX_LINE_CHARS]] * 5))) < 3.0
 
 
 def test_the_reported_line_is_text_not_a_macro():
