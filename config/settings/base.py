@@ -132,6 +132,7 @@ STORAGES = {
 }
 
 LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "admin:index"  # where a login with no (or an unsafe) `next` lands
 
 # Content Security Policy: nothing inline, nothing third-party.
 CONTENT_SECURITY_POLICY = {
