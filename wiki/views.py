@@ -94,7 +94,7 @@ def _revision_number(value: str | None) -> int | None:
 
 
 @require_GET
-@cached_page(depends_on=("wiki",))
+@cached_page(depends_on=("wiki",), params=("from", "to"))
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     lang = _lang()
     page = get_published_page(slug)
@@ -156,7 +156,7 @@ def _results(
 
 @require_GET
 @vary_on_headers("HX-Request")
-@cached_page(depends_on=("wiki",))
+@cached_page(depends_on=("wiki",), params=("q", "page"))
 def search_view(request: HttpRequest) -> HttpResponse:
     lang = _lang()
     query = request.GET.get("q", "").strip()[:MAX_QUERY]
