@@ -430,6 +430,8 @@ def import_collection(text: str | bytes, *, update_attributes: bool = False) -> 
         affected |= services.cards_affected_by_combo(combo_attributes)
         if affected:
             result.recomputed = services.recompute_cards(affected).changed
+        if result.changed:  # bulk writes send no signals: say so for the cached pages
+            services.collection_changed()
     return result
 
 
