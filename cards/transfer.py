@@ -32,7 +32,8 @@ import json
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import IO, Any
 
@@ -907,7 +908,7 @@ def _write(plan: _Plan) -> bool:
     if not plan.writes:
         return True
     started = time.perf_counter()
-    with transaction.atomic(), services.signals_paused():
+    with _index_cache(), transaction.atomic(), services.signals_paused():
         if _stamp(lock=True) != plan.stamp:
             return False
         for statement in plan.before:
@@ -922,6 +923,28 @@ def _write(plan: _Plan) -> bool:
         services.collection_changed()
     plan.result.write_seconds = time.perf_counter() - started
     return True
+
+
+# SQLite's page cache while an import writes: the indexes of 100,000 cards and their
+# wardrobes fit, so the inserts do not reread pages (half the write time for 100,000).
+_WRITE_CACHE_KIB = 256 * 1024
+
+
+@contextmanager
+def _index_cache() -> Iterator[None]:
+    connection = _connection()
+    if connection.vendor != "sqlite":
+        yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA cache_size")
+        (before,) = cursor.fetchone()
+        cursor.execute(f"PRAGMA cache_size = -{_WRITE_CACHE_KIB}")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"PRAGMA cache_size = {int(before)}")  # and its memory is freed
 
 
 def _write_combos(plan: _Plan) -> None:
