@@ -456,3 +456,78 @@ def test_the_command_exits_2_with_a_located_line_never_a_traceback(migrated_sqli
     assert "Traceback" not in stderr
     assert located in stderr
     assert "nothing was imported" in stderr
+
+
+# --- item 9: derive first, then one short write transaction ----------------------------------
+
+
+def test_no_card_is_derived_while_the_write_transaction_is_open(collection, monkeypatch):
+    from cards import transfer
+
+    data = copy.deepcopy(collection)
+    for card in data["cards"]:
+        card["burned_stickers"] += 1
+    writing = []
+    derived_while_writing = []
+    real_derive, real_run = transfer.derive, transfer._run
+
+    def derive(spec):
+        derived_while_writing.append(bool(writing))
+        return real_derive(spec)
+
+    def run(statement):
+        writing.append(statement)
+        return real_run(statement)
+
+    monkeypatch.setattr(transfer, "derive", derive)
+    monkeypatch.setattr(transfer, "_run", run)
+    result = import_collection(json.dumps(data))
+    assert result.cards["updated"] == 60 and writing
+    assert derived_while_writing and not any(derived_while_writing)
+    assert result.write_seconds > 0
+    assert_fresh()
+
+
+def test_a_change_while_the_import_is_prepared_makes_it_prepare_again(collection, monkeypatch):
+    from cards import transfer
+    from cards.services import collection_changed
+
+    data = copy.deepcopy(collection)
+    data["cards"][0]["name"] = "Renamed"
+    plans = []
+    real_plan = transfer._plan
+
+    def plan(*args):
+        made = real_plan(*args)
+        plans.append(made)
+        if len(plans) == 1:
+            collection_changed()  # someone else writes between the plan and the write
+        return made
+
+    monkeypatch.setattr(transfer, "_plan", plan)
+    result = import_collection(json.dumps(data))
+    assert len(plans) == 2 and result.cards["updated"] == 1
+    assert Card.objects.get(token=data["cards"][0]["token"]).name == "Renamed"
+
+
+def test_a_collection_that_keeps_changing_is_refused_unwritten(collection, monkeypatch):
+    from cards import transfer
+    from cards.services import collection_changed
+
+    data = copy.deepcopy(collection)
+    data["cards"][0]["name"] = "Renamed"
+    before = snapshot()
+    real_plan = transfer._plan
+
+    def plan(*args):
+        made = real_plan(*args)
+        collection_changed()
+        return made
+
+    monkeypatch.setattr(transfer, "_plan", plan)
+    with pytest.raises(transfer.ImportBusy):
+        import_collection(json.dumps(data))
+    assert snapshot() == before
+    with pytest.raises(CommandError, match="Try again") as refused:
+        call_command("import_collection", _file(data), stdout=StringIO(), stderr=StringIO())
+    assert refused.value.returncode == 1
