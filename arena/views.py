@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
 from core.htmx import render_page, wants_partial
@@ -101,7 +101,7 @@ def _team_bar(request: HttpRequest, today: dt.date | None = None) -> dict[str, A
 # The landing page
 
 
-@require_GET
+@require_safe
 def arena_index(request: HttpRequest) -> HttpResponse:
     today = _today()
     days = selectors.slabs_on(today)
@@ -165,7 +165,7 @@ def _matches(request: HttpRequest) -> list[dict[str, Any]]:
 # The slab explorer
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def slab_list(request: HttpRequest) -> HttpResponse:
     today = _today()
@@ -242,7 +242,7 @@ def _slab_or_404(asset_id: str, day: dt.date) -> selectors.SlabDay:
     return found
 
 
-@require_GET
+@require_safe
 def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
     today = _today()
     form = DayForm(request.GET)
@@ -282,7 +282,7 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
     return render(request, "arena/slab_detail.html", context, status=status)
 
 
-@require_GET
+@require_safe
 def slab_picture(request: HttpRequest, asset_id: str) -> HttpResponse:
     form = DayForm(request.GET)
     day = (form.cleaned_data["date"] if form.is_valid() else None) or _today()
@@ -346,7 +346,7 @@ def _team_context(
     }
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 @vary_on_headers("HX-Request")
 def team_detail(request: HttpRequest) -> HttpResponse:
     """GET: the team builder (the session's team, or a permalink's). POST: change the
@@ -458,12 +458,12 @@ def team_edit(request: HttpRequest) -> HttpResponse:
 # Matches
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_start(request: HttpRequest) -> HttpResponse:
     """GET: enter the arena with the session's team (choose the bracket, the slab on the
     field first and the opponent). POST: start the match."""
     ids = selectors.session_team_ids(request.session)
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         context = _team_context(request, ids, _today(), permalink=False)
         return render(request, "arena/match_start.html", context)
     form = MatchStartForm(request.POST)
@@ -560,7 +560,7 @@ def _own_or_404(request: HttpRequest) -> str:
     return key
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def match_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     key = _own_or_404(request)
@@ -608,7 +608,7 @@ def match_act(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return redirect("arena:match", public_id=public_id)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def match_surrender(request: HttpRequest, public_id: UUID) -> HttpResponse:
     key = _own_or_404(request)
     match = selectors.match_for_session(public_id, key)
@@ -640,7 +640,7 @@ def match_rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return redirect("arena:match", public_id=match.public_id)
 
 
-@require_GET
+@require_safe
 @vary_on_headers("HX-Request")
 def match_replay(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match = ArenaMatch.objects.filter(public_id=public_id).first()

@@ -10,6 +10,9 @@ the stored derived fields.
   ``deferred_recompute()``, which collects every request and runs one recompute at
   the end (imports and generators use it to avoid recomputing a card many times).
 * ``signals_paused()``: bulk jobs that recompute themselves silence the signals.
+* ``collection_changed()``: the one place the ``cards`` content version is bumped (cached
+  pages key on it): signals call it on every ORM write to the collection, paused or not,
+  and the bulk writers (recompute, import, store, clear) after their writes.
 * ``clear_collection()`` / ``store_collection(...)``: replace the whole collection in
   bulk (the demo generator), in batches, with the derived fields given or recomputed.
 """
@@ -39,6 +42,7 @@ __all__ = [
     "RecomputeResult",
     "cards_affected_by_attributes",
     "cards_affected_by_combo",
+    "collection_changed",
     "deferred_recompute",
     "own_equipped",
     "recompute_cards",
@@ -126,8 +130,21 @@ def recompute_cards(
             _write_derived(updates)
             checked += len(batch)
             changed += len(updates)
-        versions.bump("cards")
+        collection_changed()
     return RecomputeResult(checked, changed)
+
+
+def collection_changed() -> None:
+    """Record that the collection changed: cached pages showing it are rendered afresh.
+
+    Bumps the ``cards`` version at once (inside the caller's transaction, so it commits
+    or rolls back with the write); inside ``signals_paused()``, once when the outermost
+    paused block ends (a bulk job's many writes make one bump).
+    """
+    if _pending.paused:
+        _pending.dirty = True
+        return
+    versions.bump("cards")
 
 
 def _write_derived(updates: Sequence[tuple[int, tuple[Any, ...]]]) -> None:
@@ -197,6 +214,7 @@ class _Pending(threading.local):
         self.everything = False
         self.ids: set[int] = set()
         self.paused = 0
+        self.dirty = False  # the collection changed inside signals_paused()
 
 
 _pending = _Pending()
@@ -245,12 +263,26 @@ def deferred_recompute() -> Iterator[None]:
 
 @contextmanager
 def signals_paused() -> Iterator[None]:
-    """Silence the ownership/recompute signals (for bulk jobs that recompute themselves)."""
+    """Silence the ownership/recompute signals (for bulk jobs that recompute themselves).
+
+    The changes the block reports (``collection_changed``, signals included) make one
+    version bump when the outermost block ends; after an error only outside a
+    transaction (inside one, the writes roll back with it).
+    """
     _pending.paused += 1
     try:
         yield
-    finally:
+    except BaseException:
         _pending.paused -= 1
+        if not _pending.paused and _pending.dirty:
+            _pending.dirty = False
+            if not transaction.get_connection().in_atomic_block:
+                versions.bump("cards")
+        raise
+    _pending.paused -= 1
+    if not _pending.paused and _pending.dirty:
+        _pending.dirty = False
+        versions.bump("cards")
 
 
 def signals_are_paused() -> bool:
@@ -270,7 +302,7 @@ def clear_collection() -> None:
         Card.objects.all().delete()
         Combo.objects.all().delete()
         Attribute.objects.all().delete()
-        versions.bump("cards")
+        collection_changed()
 
 
 def store_collection(
@@ -335,7 +367,7 @@ def store_collection(
             owned += len(links)
         if derived is None:
             recompute_cards()
-        versions.bump("cards")
+        collection_changed()
     return {
         "attributes": len(attributes),
         "cards": len(cards),

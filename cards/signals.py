@@ -1,7 +1,10 @@
-"""Keep ownership and the stored derived fields right after every ORM change.
+"""Keep ownership, the stored derived fields and cached pages right after every ORM change.
 
-Bulk writes (``bulk_create``/``bulk_update``/``QuerySet.update``) send no signals:
-the commands that use them recompute explicitly (``cards.services``).
+Every save, delete and relation change of an attribute, card or combo reports the change
+(``services.collection_changed``: cached pages showing the collection are rendered afresh),
+paused or not (a paused bulk job's changes make one report when it ends). Bulk writes (``bulk_create``/``bulk_update``/
+``QuerySet.update``) send no signals: the code that uses them (``cards.services``,
+``cards.transfer``) recomputes and reports the change itself.
 """
 
 from __future__ import annotations
@@ -156,3 +159,28 @@ def combo_attributes_changed(
     combo_ids |= getattr(instance, "_cards_combo_ids", set())
     attrs = getattr(instance, "_cards_combo_attrs_before", set()) | _combo_attribute_ids(combo_ids)
     services.request_recompute(services.cards_affected_by_combo(attrs))
+
+
+# ---------------------------------------------------------------------------
+# Cached pages: every write to the collection changes the "cards" version
+
+
+@receiver(post_save, sender=Attribute, dispatch_uid="cards.version.attribute_saved")
+@receiver(post_save, sender=Card, dispatch_uid="cards.version.card_saved")
+@receiver(post_save, sender=Combo, dispatch_uid="cards.version.combo_saved")
+@receiver(post_save, sender=Card.wardrobe.through, dispatch_uid="cards.version.owned_saved")
+@receiver(post_save, sender=Combo.attributes.through, dispatch_uid="cards.version.member_saved")
+@receiver(post_delete, sender=Attribute, dispatch_uid="cards.version.attribute_deleted")
+@receiver(post_delete, sender=Card, dispatch_uid="cards.version.card_deleted")
+@receiver(post_delete, sender=Combo, dispatch_uid="cards.version.combo_deleted")
+def collection_row_written(sender, **kwargs) -> None:
+    # No delete receiver on the two relation tables: they go with a row above (which reports)
+    # or in bulk (whose code reports), and a receiver would stop Django's fast deletes.
+    services.collection_changed()
+
+
+@receiver(m2m_changed, sender=Card.wardrobe.through, dispatch_uid="cards.version.wardrobe")
+@receiver(m2m_changed, sender=Combo.attributes.through, dispatch_uid="cards.version.members")
+def collection_relation_changed(sender, action: str, **kwargs) -> None:
+    if action in ("post_add", "post_remove", "post_clear"):
+        services.collection_changed()

@@ -5,6 +5,8 @@ from django.utils.translation import gettext_lazy as _
 
 from core import views as core_views
 
+handler500 = "core.middleware.server_error"  # a lock timeout is a 503 "busy", never a 500
+
 admin.site.site_header = _("Card Codex administration")
 admin.site.site_title = _("Card Codex")
 admin.site.index_title = _("Rules wiki, collection and match demo")

@@ -1,88 +1,258 @@
 """Whole-page HTML caching for pages that are the same for every visitor.
 
-A page is rendered once per language, address (query string included), htmx mode and
-content version, then served from the cache. Only the CSRF token differs between
-visitors: it is rendered as a placeholder and filled in for each response, so every
-visitor still gets their own token and the page still sets their CSRF cookie.
+A page is rendered once per language, address, htmx mode and content version, then served
+from the cache. Three rules keep that safe and bounded:
+
+* **The address is the page's own.** ``cached_page(params=(…))`` names the query
+  parameters the view reads; every other parameter is dropped before the view runs, and
+  the key holds only the named ones (one value each, in the declared order). Junk such as
+  ``?utm=…`` or ``?x1=…&x2=…`` neither makes a new entry nor reaches the page.
+* **Bounded in bytes.** A body above ``PAGE_CACHE_MAX_BYTES`` is served but not kept, and
+  the in-process cache (``BoundedLocMemCache``) evicts the least recently used entries to
+  stay under its ``MAX_BYTES`` (a shared Redis is bounded by its own ``maxmemory``).
+* **Only the CSRF token differs between visitors.** While a cacheable page renders, its
+  token is a placeholder made for that one render (an HMAC of the deployment's secret and
+  a random nonce: no content can know it); the entry records the byte offsets where the
+  template put it, and each response gets the visitor's own token spliced in at exactly
+  those offsets. Text that looks like a placeholder stays as it is, and any process of a
+  deployment (with a shared Redis) serves any entry, since the entry carries its offsets.
+
+The absolute links of a page (hreflang alternates) come from ``settings.SITE_ORIGIN``; when
+it is empty (development, tests) they come from the request, and the key then holds the
+request's origin too, so one visitor's ``Host`` header never reaches another.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+import hmac
+import pickle
+import secrets
+from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
+from django.core.cache.backends.locmem import LocMemCache
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.utils.translation import get_language
 
 from . import versions
+from .htmx import wants_partial
 
-CSRF_PLACEHOLDER = "__card-codex-csrf-token__"
-_FLAG = "_render_csrf_placeholder"
+__all__ = ["BoundedLocMemCache", "cached_page", "csrf_placeholder", "page_key"]
+
+_PLACEHOLDER = "_page_cache_csrf_placeholder"
 _KEPT_HEADERS = ("Content-Type", "Vary", "Content-Language")
+# Bump when the entry's shape changes: old entries (in a shared Redis) are then never read.
+_FORMAT = "2"
 
 
 def csrf_placeholder(request: HttpRequest) -> dict[str, str]:
     """Context processor: while a cacheable page renders, its CSRF token is a placeholder."""
-    return {"csrf_token": CSRF_PLACEHOLDER} if getattr(request, _FLAG, False) else {}
+    placeholder = getattr(request, _PLACEHOLDER, None)
+    return {"csrf_token": placeholder} if placeholder else {}
+
+
+def _new_placeholder() -> str:
+    """A placeholder for one render: no page content can contain it by chance or design."""
+    nonce = secrets.token_bytes(16)
+    digest = hmac.new(
+        settings.SECRET_KEY.encode(), b"card-codex:page-cache:csrf:" + nonce, hashlib.sha256
+    )
+    # Letters and digits only: nothing any template filter escapes or changes.
+    return "csrf" + digest.hexdigest()[:40]
 
 
 def _cacheable(request: HttpRequest) -> bool:
     return request.method in ("GET", "HEAD") and "messages" not in request.COOKIES
 
 
-def _key(request: HttpRequest, depends_on: tuple[str, ...]) -> str:
-    htmx = getattr(request, "htmx", None)
-    mode = "full"
-    if htmx and not htmx.history_restore_request:
-        mode = f"htmx:{htmx.target or ''}"
-    raw = "\n".join(
-        (get_language() or "", request.get_full_path(), mode, versions.current(*depends_on))
-    )
+def _canonical_query(request: HttpRequest, params: tuple[str, ...]) -> QueryDict:
+    """The request's parameters that the view reads (its last value each), in ``params`` order."""
+    kept = QueryDict(mutable=True)
+    for name in params:
+        if name in request.GET:
+            kept[name] = request.GET[name]
+    kept._mutable = False
+    return kept
+
+
+def _keep_only(request: HttpRequest, params: tuple[str, ...]) -> None:
+    """Drop every parameter the view does not read, so the page is the canonical address's."""
+    query = _canonical_query(request, params)
+    request.GET = query
+    request.META["QUERY_STRING"] = query.urlencode()
+
+
+def page_key(request: HttpRequest, depends_on: tuple[str, ...]) -> str:
+    """The cache key of the page ``request`` asks for (after ``_keep_only``)."""
+    parts = [
+        _FORMAT,
+        get_language() or "",
+        request.path,
+        request.META.get("QUERY_STRING", ""),
+        "htmx" if wants_partial(request) else "full",
+        versions.current(*depends_on),
+    ]
+    if not settings.SITE_ORIGIN:
+        # Absolute links come from the request's own scheme, host and port.
+        parts.append(request.build_absolute_uri("/"))
+    raw = "\n".join(parts)
     return "page:" + hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _with_token(request: HttpRequest, content: bytes) -> bytes:
-    if CSRF_PLACEHOLDER.encode() not in content:
+def _marks(content: bytes, placeholder: bytes) -> tuple[int, ...]:
+    found, at = [], content.find(placeholder)
+    while at != -1:
+        found.append(at)
+        at = content.find(placeholder, at + len(placeholder))
+    return tuple(found)
+
+
+def _splice(content: bytes, marks: tuple[int, ...], width: int, token: bytes) -> bytes:
+    """``content`` with ``token`` in place of the ``width`` bytes at each offset of ``marks``."""
+    if not marks:
         return content
-    return content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode())
+    pieces, start = [], 0
+    for at in marks:
+        pieces += (content[start:at], token)
+        start = at + width
+    pieces.append(content[start:])
+    return b"".join(pieces)
 
 
-def cached_page(*, depends_on: tuple[str, ...] = ()) -> Callable:
+def _streamed_with_token(chunks: Iterable[bytes], placeholder: bytes, token: bytes) -> Iterator:
+    for chunk in chunks:
+        yield chunk.replace(placeholder, token)
+
+
+def cached_page(*, depends_on: tuple[str, ...] = (), params: Iterable[str] = ()) -> Callable:
     """Cache a GET view's 200 responses until one of ``depends_on`` versions changes.
 
+    ``params`` names the query parameters the view reads (``tuple(Form.base_fields)`` for
+    a view that reads one form); the others are dropped before the view runs.
     ``settings.PAGE_CACHE_SECONDS`` bounds an entry's life; 0 turns the cache off (the
     development server, where templates change under a running process).
     """
+    names = tuple(dict.fromkeys(params))
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+            if request.method in ("GET", "HEAD"):
+                _keep_only(request, names)
             timeout = settings.PAGE_CACHE_SECONDS
             if timeout <= 0 or not _cacheable(request):
                 return view(request, *args, **kwargs)
-            key = _key(request, depends_on)
+            key = page_key(request, depends_on)
             hit = cache.get(key)
             if hit is not None:
-                content, headers = hit
-                response = HttpResponse(_with_token(request, content))
+                content, headers, marks, width = hit
+                response = HttpResponse(_splice(content, marks, width, get_token(request).encode()))
                 for name, value in headers:
                     response[name] = value
                 return response
-            setattr(request, _FLAG, True)
+            placeholder = _new_placeholder()
+            setattr(request, _PLACEHOLDER, placeholder)
             try:
                 response = view(request, *args, **kwargs)
             finally:
-                setattr(request, _FLAG, False)
-            if response.status_code == 200 and not response.streaming:
+                setattr(request, _PLACEHOLDER, None)
+            mark = placeholder.encode()
+            token = get_token(request).encode()
+            if response.streaming:
+                response.streaming_content = _streamed_with_token(
+                    response.streaming_content, mark, token
+                )
+                return response
+            marks = _marks(response.content, mark)
+            max_body = settings.PAGE_CACHE_MAX_BYTES
+            if response.status_code == 200 and len(response.content) <= max_body:
                 headers = [(h, response[h]) for h in _KEPT_HEADERS if h in response]
-                cache.set(key, (response.content, headers), timeout)
-            response.content = _with_token(request, response.content)
+                cache.set(key, (response.content, headers, marks, len(mark)), timeout)
+            response.content = _splice(response.content, marks, len(mark), token)
             return response
 
+        wrapper.page_params = names  # type: ignore[attr-defined]
         return wrapper
 
     return decorator
+
+
+# ---------------------------------------------------------------------------
+# The in-process cache, bounded in bytes as well as in entries
+
+_sizes: dict[str, dict[str, int]] = {}
+_totals: dict[str, list[int]] = {}
+
+
+class BoundedLocMemCache(LocMemCache):
+    """Django's per-process memory cache, also bounded by ``OPTIONS["MAX_BYTES"]``.
+
+    Entries are kept pickled, so their size is known; a set that would pass the budget
+    first evicts the least recently used entries, and a value larger than the whole budget
+    is not kept. ``MAX_ENTRIES`` still applies.
+    """
+
+    def __init__(self, name: str, params: dict) -> None:
+        super().__init__(name, params)
+        options = params.get("OPTIONS") or {}
+        self.max_bytes = int(options.get("MAX_BYTES", 64 * 1024 * 1024))
+        self._sizes = _sizes.setdefault(name, {})
+        self._total = _totals.setdefault(name, [0])
+
+    @property
+    def total_bytes(self) -> int:
+        return self._total[0]
+
+    def _set(self, key: str, value: bytes, timeout=DEFAULT_TIMEOUT) -> None:
+        self._delete(key)
+        size = len(value)
+        if size > self.max_bytes:
+            return
+        while self._cache and self._total[0] + size > self.max_bytes:
+            self._evict_oldest()
+        super()._set(key, value, timeout)
+        self._sizes[key] = size
+        self._total[0] += size
+
+    def _evict_oldest(self) -> None:
+        key, _value = self._cache.popitem()  # the least recently used (see LocMemCache)
+        self._expire_info.pop(key, None)
+        self._total[0] -= self._sizes.pop(key, 0)
+
+    def _cull(self) -> None:
+        if self._cull_frequency == 0:
+            self._cache.clear()
+            self._expire_info.clear()
+            self._sizes.clear()
+            self._total[0] = 0
+            return
+        for _ in range(len(self._cache) // self._cull_frequency):
+            self._evict_oldest()
+
+    def _delete(self, key: str) -> bool:
+        if not super()._delete(key):
+            return False
+        self._total[0] -= self._sizes.pop(key, 0)
+        return True
+
+    def incr(self, key, delta=1, version=None):
+        value = super().incr(key, delta, version)
+        full = self.make_and_validate_key(key, version=version)
+        with self._lock:
+            if full in self._cache:
+                size = len(pickle.dumps(value, self.pickle_protocol))
+                self._total[0] += size - self._sizes.get(full, 0)
+                self._sizes[full] = size
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._cache.clear()
+            self._expire_info.clear()
+            self._sizes.clear()
+            self._total[0] = 0

@@ -4,6 +4,17 @@ from django.http import HttpRequest
 from django.urls import translate_url
 
 
+def site_origin(request: HttpRequest) -> str:
+    """Scheme and host for absolute links: ``settings.SITE_ORIGIN`` (production), else the
+    request's own (development and tests; the page cache then keys on it)."""
+    if settings.SITE_ORIGIN:
+        return settings.SITE_ORIGIN
+    try:
+        return request.build_absolute_uri("/")[:-1]
+    except DisallowedHost:  # the 400 page for a bad Host header still renders
+        return ""
+
+
 def language_alternates(request: HttpRequest) -> dict[str, object]:
     """The current page in every language, and which main section it belongs to.
 
@@ -11,10 +22,7 @@ def language_alternates(request: HttpRequest) -> dict[str, object]:
     never loses their place; the same URLs feed the hreflang links.
     """
     path = request.get_full_path()
-    try:
-        origin = request.build_absolute_uri("/")[:-1]
-    except DisallowedHost:  # the 400 page for a bad Host header still renders
-        origin = ""
+    origin = site_origin(request)
     alternates = []
     for code, name in settings.LANGUAGES:
         url = translate_url(path, code)

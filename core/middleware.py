@@ -1,10 +1,19 @@
-"""Site-wide request guards."""
+"""Site-wide request guards: NUL bytes refused, a busy database answered with 503."""
 
+import logging
+import sys
 from collections.abc import Callable
 
 from django.core.exceptions import BadRequest
+from django.db import OperationalError
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.defaults import bad_request
+
+logger = logging.getLogger(__name__)
 
 NUL = "\x00"
 
@@ -34,3 +43,68 @@ class RejectNulBytesMiddleware:
         if NUL in request.path or _has_nul(request.GET) or (form_post and _has_nul(request.POST)):
             return bad_request(request, BadRequest("NUL byte in the request"))
         return self.get_response(request)
+
+
+# SQLite's words for a write lock it could not get within the busy timeout.
+_SQLITE_BUSY = ("database is locked", "database table is locked", "database is busy")
+# PostgreSQL: lock_not_available (lock_timeout), deadlock_detected, serialization_failure.
+_POSTGRES_BUSY = {"55P03", "40P01", "40001"}
+
+
+def database_busy(error: BaseException | None) -> bool:
+    """Whether ``error`` means another writer held the database past the timeout: the
+    write was rolled back whole and can simply be tried again."""
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.__cause__ or error
+    if getattr(cause, "sqlstate", None) in _POSTGRES_BUSY:
+        return True
+    text = str(error).lower()
+    return any(words in text for words in _SQLITE_BUSY)
+
+
+RETRY_AFTER_SECONDS = 5
+
+
+def busy_response(request: HttpRequest) -> HttpResponse:
+    """503 "busy, try again" in the visitor's language (nothing was changed)."""
+    try:
+        response = render(request, "503.html", status=503)
+    except Exception:  # the page itself needs the database, or something else failed
+        logger.exception("The 503 page could not be rendered")
+        response = HttpResponse(
+            _("The site is busy. Nothing was changed; please try again in a moment."),
+            status=503,
+            content_type="text/plain; charset=utf-8",
+        )
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    add_never_cache_headers(response)
+    return response
+
+
+class DatabaseBusyMiddleware:
+    """Answer 503 (busy, try again) when a view's write waited past the database's busy
+    timeout (SQLite's "database is locked", PostgreSQL's lock and serialization errors).
+
+    The one place that turns a lock timeout into the busy page; the 500 handler
+    (``server_error``) sends the same page for a timeout outside a view (a session save).
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not database_busy(exception):
+            return None
+        logger.warning("Database busy (%s): %s %s", exception, request.method, request.path)
+        return busy_response(request)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 handler: the busy page for a lock timeout, else Django's server error."""
+    if database_busy(sys.exc_info()[1]):
+        return busy_response(request)
+    return defaults.server_error(request)

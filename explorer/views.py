@@ -25,7 +25,7 @@ from .selectors import attribute_catalogue
 
 
 @require_safe
-@cached_page(depends_on=("cards",))
+@cached_page(depends_on=("cards",), params=tuple(CardListForm.base_fields))
 def card_list(request: HttpRequest) -> HttpResponse:
     page = presenters.card_list_page(CardListForm(request.GET))
     return render_page(
@@ -53,7 +53,7 @@ def _load_card(token: int) -> CardSpec:
 
 
 @require_safe
-@cached_page(depends_on=("cards",))
+@cached_page(depends_on=("cards",), params=("head", "body", "paw", "background", "rank", "burned"))
 def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     """A card and its live breakdown; GET parameters ask a what-if (never saved).
 
@@ -82,7 +82,7 @@ def statistics(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@cached_page(depends_on=("cards",))
+@cached_page(depends_on=("cards",), params=tuple(CompareForm.base_fields))
 def compare(request: HttpRequest) -> HttpResponse:
     """Two cards side by side; ?a=<token>&b=<token>."""
     page = presenters.compare_page(CompareForm.from_request(request.GET))

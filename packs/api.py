@@ -26,7 +26,7 @@ from uuid import UUID
 from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from engine.packs import POWER_STEP_LIMIT, offer_odds, power_report
 
@@ -79,7 +79,7 @@ def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
     }
 
 
-@require_GET
+@require_safe
 def pool_list(request: HttpRequest) -> HttpResponse:
     pools = [
         _pool_head(request, pool, sum(selectors.pool_tier_counts(pool).values()))
@@ -88,7 +88,7 @@ def pool_list(request: HttpRequest) -> HttpResponse:
     return _json(request, {"object": "list", "count": len(pools), "results": pools})
 
 
-@require_GET
+@require_safe
 def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     pool = Pool.objects.filter(slug=slug).first()
     if pool is None:
@@ -163,7 +163,7 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return _json(request, data)
 
 
-@require_GET
+@require_safe
 def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     opening = Opening.objects.select_related("pool").filter(public_id=public_id).first()
     if opening is None:

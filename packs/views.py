@@ -22,7 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from cards.models import Card
 from core.cache import cached_page
@@ -75,7 +75,7 @@ def _page_links(page: Page, base: str) -> list[tuple[object, str]]:
 # Pools
 
 
-@require_GET
+@require_safe
 @cached_page(depends_on=selectors.DEPENDS_ON)
 def pool_list(request: HttpRequest) -> HttpResponse:
     pools = [
@@ -85,7 +85,7 @@ def pool_list(request: HttpRequest) -> HttpResponse:
     return render_page(request, "packs/pool_list.html", {"pools": pools, **NAV})
 
 
-@require_GET
+@require_safe
 @cached_page(depends_on=selectors.DEPENDS_ON)
 def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """What a pool holds and the exact odds of one pack; its power; the open form.
@@ -176,7 +176,7 @@ class Pick:
     shown: bool
 
 
-@require_GET
+@require_safe
 def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """An opening's permalink: its cards (all, or the first ``?shown=N`` for the reveal)
     and the replay of its draw. Public and read-only: anyone with the link may look."""
@@ -245,7 +245,7 @@ class PoolProgress:
     expected_new: str
 
 
-@require_GET
+@require_safe
 def binder(request: HttpRequest) -> HttpResponse:
     """The cards this session pulled, with counts; each pool's completion and the exact
     chance that its next pack holds something new."""
@@ -300,7 +300,7 @@ def binder(request: HttpRequest) -> HttpResponse:
 # Checking the odds
 
 
-@require_GET
+@require_safe
 def pool_check(request: HttpRequest, slug: str) -> HttpResponse:
     """Simulate N packs (``?n=``, bounded) and compare them with the exact odds."""
     pool = selectors.pool_or_404(slug)

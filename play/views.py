@@ -15,7 +15,7 @@ from uuid import UUID
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core.htmx import render_page, wants_partial
 from engine.match import IllegalActionError, InvalidDeckError
@@ -39,7 +39,7 @@ def _session_key(request: HttpRequest, *, create: bool = False) -> str | None:
 # Deck builder
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def play_index(request: HttpRequest) -> HttpResponse:
     """GET: the deck builder. POST (the chosen cards): start a match (``match_start``)."""
     if request.method == "POST":
@@ -94,7 +94,7 @@ def _own_match(request: HttpRequest, public_id: UUID) -> Match:
     return match
 
 
-@require_GET
+@require_safe
 def match_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match = _own_match(request, public_id)
     page = presenters.match_page(match, services.load(match).record)
@@ -135,7 +135,7 @@ def match_act(request: HttpRequest, public_id: UUID) -> HttpResponse:
     return redirect("play:match", public_id=public_id)
 
 
-@require_GET
+@require_safe
 def match_replay(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match = selectors.match_by_id(public_id)
     owner = match is not None and match.owner_session_key == _session_key(request)

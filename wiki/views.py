@@ -57,7 +57,7 @@ def _history(
 
 
 @require_safe
-@cached_page(depends_on=("wiki",))
+@cached_page(depends_on=("wiki",), params=tuple(PageNumberForm.base_fields))
 def page_history(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_published_page(slug)
     form = PageNumberForm(request.GET)
@@ -66,7 +66,7 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-@cached_page(depends_on=("wiki",))
+@cached_page(depends_on=("wiki",), params=tuple(RevisionRangeForm.base_fields))
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_published_page(slug)
     form = RevisionRangeForm(request.GET)
@@ -81,7 +81,7 @@ def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-@cached_page(depends_on=("wiki",))
+@cached_page(depends_on=("wiki",), params=tuple(SearchForm.base_fields))
 def search_view(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     valid = form.is_valid()  # a bad page number: the first page, with the message

@@ -49,6 +49,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     "core.middleware.RejectNulBytesMiddleware",
+    "core.middleware.DatabaseBusyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -134,6 +135,7 @@ STORAGES = {
 }
 
 LOGIN_URL = "admin:login"
+LOGIN_REDIRECT_URL = "admin:index"  # where a login with no (or an unsafe) `next` lands
 
 # Content Security Policy: nothing inline, nothing third-party.
 CONTENT_SECURITY_POLICY = {
@@ -153,6 +155,11 @@ CONTENT_SECURITY_POLICY = {
 
 # Whole pages that are the same for every visitor (core.cache): seconds an entry may live.
 PAGE_CACHE_SECONDS = 600
+# A rendered page larger than this is served but not kept.
+PAGE_CACHE_MAX_BYTES = 512 * 1024
+# Scheme and host of the site's absolute links (hreflang alternates): "https://cards.example".
+# Empty (development, tests): taken from each request, and the page cache keys on it.
+SITE_ORIGIN = ""
 
 # The cache: rendered pages (core.cache), wiki HTML, what-if options, content-version reads.
 # Entries are keyed by content versions (stored in the database), so every process sees an
@@ -171,10 +178,10 @@ def cache_from_url(url: str) -> dict:
         }
     if url:
         raise ImproperlyConfigured(f"DJANGO_CACHE_URL: unsupported scheme in {url!r}")
-    return {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    return {  # per-process memory, bounded in entries and in bytes (a Redis: by its maxmemory)
+        "BACKEND": "core.cache.BoundedLocMemCache",
         "LOCATION": "card-codex",
-        "OPTIONS": {"MAX_ENTRIES": 1000},
+        "OPTIONS": {"MAX_ENTRIES": 1000, "MAX_BYTES": 64 * 1024 * 1024},
     }
 
 

@@ -20,6 +20,26 @@ SECRET_KEY = _env("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = [h.strip() for h in _env("DJANGO_ALLOWED_HOSTS").split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [f"https://{h}" for h in ALLOWED_HOSTS]
 
+
+def _origin(allowed_hosts: list[str]) -> str:
+    """Absolute links never take the visitor's Host header: DJANGO_SITE_ORIGIN
+    ("https://cards.example.org"), else https:// and the first allowed host."""
+    origin = os.environ.get("DJANGO_SITE_ORIGIN", "").strip().rstrip("/")
+    if not origin:
+        first = allowed_hosts[0] if allowed_hosts else ""
+        if not first or first.startswith(".") or "*" in first:
+            raise ImproperlyConfigured(
+                "Set DJANGO_SITE_ORIGIN (https://host): the first allowed host is a pattern."
+            )
+        origin = f"https://{first}"
+    scheme, _, host = origin.partition("://")
+    if scheme not in ("http", "https") or not host or "/" in host:
+        raise ImproperlyConfigured(f"DJANGO_SITE_ORIGIN must be scheme://host, not {origin!r}.")
+    return origin
+
+
+SITE_ORIGIN = _origin(ALLOWED_HOSTS)
+
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": database(os.environ["DATABASE_URL"], conn_max_age=60)}
 

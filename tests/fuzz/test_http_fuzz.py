@@ -12,6 +12,8 @@ the patterns, no example database. A failure names the exact request to reproduc
 
 from __future__ import annotations
 
+import os
+import random
 import sys
 import unicodedata
 from dataclasses import dataclass
@@ -24,13 +26,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.htmlforms import Form, parse_page
-from tests.security.sitedata import Pattern, crawl, populate, url_patterns
+from tests.security.sitedata import Pattern, crawl, pattern_of, populate, url_patterns
 from tests.security.test_csp import start_urls
 
 pytestmark = pytest.mark.django_db
 
-TOTAL_EXAMPLES = 700  # spread over all patterns; keeps the whole file well under a minute
-MIN_EXAMPLES = 10
+# FUZZ_PROFILE=prod: the production-settings pass (tests/fuzz/test_prod_fuzz.py runs this
+# file again under config.settings.prod): fewer examples, every request over HTTPS.
+PROD = os.environ.get("FUZZ_PROFILE") == "prod"
+TOTAL_EXAMPLES = 250 if PROD else 700  # spread over all patterns; keeps the file under a minute
+MIN_EXAMPLES = 5 if PROD else 10
 HOSTILE = [
     "",
     " ",
@@ -58,7 +63,20 @@ HOSTILE = [
     "ＲＡＲＩＴＹ",
     "\ud7ff",
     "x" * 600,
+    # What found issue 12's faults: integers past 2^63 and past Python's 4,300 digits,
+    # names one character longer than their column (100) and exactly as long.
+    "9223372036854775807",
+    "18446744073709551616",
+    "1" + "0" * 5000,
+    "-" + "9" * 5000,
+    "#" + "9" * 4400,
+    "N" * 100,
+    "N" * 101,
+    "r:legendary " + "x " * 300,
 ]
+# Sent as they are, never percent-encoded again: the UTF-8 form of a lone surrogate
+# (U+D800, which no valid UTF-8 holds), a truncated sequence, an overlong NUL.
+RAW_HOSTILE = ["%ED%A0%80", "%ED%BF%BF", "a%ED%A0%80b", "%E2%82", "%C0%80", "%FF%FE"]
 
 
 def unicode_digits() -> list[str]:
@@ -125,7 +143,7 @@ def learn(client) -> Probe:
     for path in [*result.responses, *result.errors]:
         note(path, (k for k, _ in parse_qsl(urlsplit(path).query, keep_blank_values=True)))
     for form in result.get_forms:
-        note(form.action.replace("http://testserver", ""), (k for k, _ in form.fields))
+        note(local(form.action), (k for k, _ in form.fields))
     for form in result.forms:
         params.update(name for name, _ in form.fields)
     params.discard("csrfmiddlewaretoken")
@@ -181,14 +199,16 @@ def check(response, request: str) -> None:
         assert response.has_header("Content-Security-Policy"), f"no CSP header for {request}"
 
 
-def send(client, method: str, url: str, body: str, headers: dict[str, str]) -> None:
-    if method == "GET":
-        request = f"GET {url!r} headers={headers}"
+def send(client, method: str, url: str, body: str, headers: dict[str, str]):
+    if method in ("GET", "HEAD"):
+        request = f"{method} {url!r} headers={headers}"
     else:
-        request = f"POST {url!r} body={body!r} headers={headers}"
+        request = f"POST {url!r} body={body[:300]!r} headers={headers}"
     try:
         if method == "GET":
             response = client.get(url, headers=headers)
+        elif method == "HEAD":
+            response = client.head(url, headers=headers)
         else:
             response = client.post(
                 url, body, content_type="application/x-www-form-urlencoded", headers=headers
@@ -196,6 +216,7 @@ def send(client, method: str, url: str, body: str, headers: dict[str, str]) -> N
     except Exception as exc:
         raise AssertionError(f"{type(exc).__name__}: {exc} for {request}") from exc
     check(response, request)
+    return response
 
 
 def fuzzer(client, probe: Probe, pattern: Pattern, method: str, examples: int):
@@ -237,6 +258,14 @@ def fuzz_patterns(client, probe: Probe, method: str) -> dict[str, str]:
 
 
 @pytest.fixture
+def client(db):
+    """The test client; over HTTPS in the production pass (prod redirects plain HTTP)."""
+    from django.test import Client
+
+    return Client(**({"wsgi.url_scheme": "https"} if PROD else {}))
+
+
+@pytest.fixture
 def probe(client, db) -> Probe:
     populate()
     return learn(client)
@@ -253,6 +282,57 @@ def test_random_post_bodies_never_fail(client, probe):
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
 
 
+def test_random_head_requests_never_fail(client, probe):
+    failures = fuzz_patterns(client, probe, "HEAD")
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+# Namespaces whose views still answer HEAD with 405 (require_GET): their branches change
+# those files now. The lead deletes an entry (and so its xfail) once its branch is in.
+HEAD_FIXED_ON_OTHER_BRANCHES: dict[str, str] = {}
+
+
+def head_failures(client, probe: Probe, branch: str | None) -> dict[str, str]:
+    """{page: failure} where HEAD is not answered as GET is (pages of ``branch``; None:
+    every page no other branch is fixing)."""
+    failures = {}
+    for name, (url, _params) in sorted(probe.pages.items()):
+        owner = HEAD_FIXED_ON_OTHER_BRANCHES.get(name.split(":")[0])
+        if owner != branch:
+            continue
+        try:
+            got = send(client, "GET", url, "", {})
+            head = send(client, "HEAD", url, "", {})
+        except AssertionError as exc:
+            failures[name] = str(exc).splitlines()[0]
+            continue
+        if head.status_code != got.status_code:
+            failures[name] = f"HEAD {head.status_code}, GET {got.status_code} for {url}"
+    return failures
+
+
+def test_head_on_every_get_route_answers_as_get_does(client, probe):
+    """HEAD wherever GET is allowed (issue 12 item 12): the same status, never 405."""
+    assert len(probe.pages) > 5
+    failures = head_failures(client, probe, None)
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+@pytest.mark.parametrize(
+    "branch",
+    [
+        pytest.param(
+            branch,
+            marks=pytest.mark.xfail(strict=False, reason=f"fixed on the {branch} branch"),
+        )
+        for branch in sorted(set(HEAD_FIXED_ON_OTHER_BRANCHES.values()))
+    ],
+)
+def test_head_on_pages_other_branches_fix(client, probe, branch):
+    failures = head_failures(client, probe, branch)
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(
     prefix=st.sampled_from(["", "en/", "ru/", "en/wiki/", "ru/cards/", "en/play/", "api/"]),
@@ -265,8 +345,17 @@ def test_random_paths_are_answered_without_a_server_error(prefix, junk, headers)
     from django.test import Client
 
     url = "/" + prefix + quote(junk, safe="/")
-    response = Client().get(url, headers=headers)
+    response = Client(**({"wsgi.url_scheme": "https"} if PROD else {})).get(url, headers=headers)
     check(response, f"GET {url!r} headers={headers}")
+
+
+@pytest.mark.parametrize("raw", RAW_HOSTILE)
+@pytest.mark.parametrize(
+    "prefix", ["/en/cards/", "/ru/wiki/", "/en/wiki/search/", "/en/play/", "/api/cards/"]
+)
+def test_broken_utf8_in_a_path_is_answered_without_a_server_error(client, db, prefix, raw):
+    for method in ("GET", "HEAD"):
+        send(client, method, f"{prefix}{raw}/", "", {})
 
 
 # Parameters a page reads that its own links and forms may not show.
@@ -276,18 +365,36 @@ EXTRA_PARAMS = {
     "play:replay": ("step",),
 }
 
+LONG_NUMBERS = [v for v in HOSTILE if sum(c.isdigit() for c in v) > 4300]
 
-# Pages whose Unicode-digit failures another branch fixes (issue 11 item 1); until it is
+
+def kind_of(value: str) -> str:
+    if value in UNICODE_DIGITS:
+        return "unicode digits"
+    return "long numbers" if value in LONG_NUMBERS else "other"
+
+
+# (page, kind of value) whose failures another branch fixes (its own files); until it is
 # merged they are checked apart, as expected failures. The lead deletes an entry (and so
 # its xfail) once its branch is in.
-def hostile_failures(client, probe: Probe, pages: set[str] | None, values: list[str]):
-    """{page: first failure} for each value in each parameter of ``pages`` (all: None)."""
+FIXED_ON_OTHER_BRANCHES: dict[tuple[str, str], str] = {}
+OTHER_BRANCHES = sorted(set(FIXED_ON_OTHER_BRANCHES.values()))
+
+
+def owner(page: str | None, value: str) -> str | None:
+    """The branch fixing ``value`` on ``page``, or None (this branch: must pass now)."""
+    return FIXED_ON_OTHER_BRANCHES.get((page, kind_of(value)))
+
+
+def hostile_failures(client, probe: Probe, branch: str | None, values: list[str]):
+    """{page: first failure} for each value in each parameter of each page, for the
+    (page, value) pairs ``branch`` fixes (None: those no other branch does)."""
     failures: dict[str, str] = {}
     for name, (url, params) in sorted(probe.pages.items()):
-        if pages is not None and name not in pages:
-            continue
         for param in sorted({*params, *EXTRA_PARAMS.get(name, ())}):
             for value in values:
+                if owner(name, value) != branch:
+                    continue
                 # Unicode digits break the reading of a value, not the htmx branch: one pass.
                 header_sets = ({},) if value in UNICODE_DIGITS else ({}, {"HX-Request": "true"})
                 for headers in header_sets:
@@ -295,7 +402,7 @@ def hostile_failures(client, probe: Probe, pages: set[str] | None, values: list[
                     try:
                         send(client, "GET", target, "", headers)
                     except AssertionError as exc:
-                        failures.setdefault(name, str(exc).splitlines()[0])
+                        failures.setdefault(name, str(exc).splitlines()[0][:400])
     return failures
 
 
@@ -303,11 +410,80 @@ def test_hostile_values_in_every_parameter_each_page_uses(client, probe):
     """Every query parameter a page's links and GET forms use, given each hostile value
     (NUL bytes, huge numbers, unterminated quotes, Unicode digits …), alone, as a page
     and as htmx."""
-    failures = hostile_failures(client, probe, None, HOSTILE)
+    values = [v for v in HOSTILE if v not in UNICODE_DIGITS] if PROD else HOSTILE
+    failures = hostile_failures(client, probe, None, values)
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+@pytest.mark.parametrize(
+    "branch",
+    [
+        pytest.param(
+            branch,
+            marks=pytest.mark.xfail(strict=False, reason=f"fixed on the {branch} branch"),
+        )
+        for branch in OTHER_BRANCHES
+    ],
+)
+def test_hostile_values_on_pages_other_branches_fix(client, probe, branch):
+    failures = hostile_failures(client, probe, branch, HOSTILE)
+    failures.update(form_failures(client, probe, branch))
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+def raw_failures(client, probe: Probe) -> dict[str, str]:
+    """{page: first failure} for broken UTF-8 (RAW_HOSTILE) in each parameter and name."""
+    failures: dict[str, str] = {}
+    for name, (url, params) in sorted(probe.pages.items()):
+        for param in sorted({*params, *EXTRA_PARAMS.get(name, ())}):
+            for raw in RAW_HOSTILE:
+                for query in (f"{param}={raw}", f"{raw}={raw}&{param}=1"):
+                    try:
+                        send(client, "GET", f"{url}?{query}", "", {})
+                    except AssertionError as exc:
+                        failures.setdefault(name, str(exc).splitlines()[0])
+    return failures
+
+
+def test_broken_utf8_in_every_parameter_each_page_uses(client, probe):
+    """%ED%A0%80 (a lone surrogate's bytes) and other broken UTF-8, percent-encoded in a
+    parameter's value and in its name."""
+    failures = raw_failures(client, probe)
+    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
+
+
+def test_junk_parameters_on_every_page(client, probe):
+    """Parameters no page reads (the page cache drops them: issue 12 item 3), many of them,
+    hostile names, and more fields than Django parses (a 400)."""
+    rng = random.Random(12)
+    failures: dict[str, str] = {}
+    for name, (url, params) in sorted(probe.pages.items()):
+        junk = [(f"utm_{rng.randrange(10**6)}", "x"), ("__proto__", "1"), ("x" * 300, "y")]
+        junk += [(f"j{n}", str(n)) for n in range(50)]
+        queries = [urlencode(junk), urlencode([(p, "1") for p in params] + junk)]
+        queries.append(urlencode([(f"f{n}", "1") for n in range(1001)]))  # TooManyFieldsSent
+        for query in queries:
+            try:
+                send(client, "GET", f"{url}?{query}", "", {})
+            except AssertionError as exc:
+                failures.setdefault(name, str(exc).splitlines()[0])
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
 
 
 MAX_FORMS = 12
+
+
+def page_of(path: str) -> str | None:
+    """The pattern serving ``path``, resolved in the language its prefix names."""
+    lang = path.strip("/").split("/")[0]
+    with translation.override(lang if lang in ("en", "ru") else "en"):
+        return pattern_of(path)
+
+
+def local(url: str) -> str:
+    """A form's action without the test server's origin (http or https)."""
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def reachable_forms(client, forms: list[Form]) -> list[Form]:
@@ -317,7 +493,7 @@ def reachable_forms(client, forms: list[Form]) -> list[Form]:
     queue = list(forms)
     while queue and len(seen) < MAX_FORMS:
         form = queue.pop(0)
-        action = form.action.replace("http://testserver", "")
+        action = local(form.action)
         key = (urlsplit(action).path, tuple(sorted({k for k, _ in form.data()})))
         if key in seen:
             continue
@@ -336,21 +512,31 @@ def reachable_forms(client, forms: list[Form]) -> list[Form]:
 FORM = "application/x-www-form-urlencoded"
 
 
-def test_hostile_values_in_every_form_field(client, probe):
-    """Each field (and submit button) of every POST form, given each hostile value, posted
-    as the form would be (htmx forms with HX-Request), on pages reached by real submits."""
+def form_failures(client, probe: Probe, branch: str | None) -> dict[str, str]:
+    """{form field: first failure} for each hostile value in each field (and submit
+    button) of every POST form, for the (page, value) pairs ``branch`` fixes."""
     failures = {}
     for form in reachable_forms(client, probe.forms):
-        action = form.action.replace("http://testserver", "")
+        action = local(form.action)
+        page = page_of(action)
         headers = {"HX-Request": "true"} if form.htmx else {}
         names = {k for k, _ in form.data()} | {k for k, _ in form.buttons}
         names.discard("csrfmiddlewaretoken")
         for name in sorted(names):
-            for value in HOSTILE:
-                data = [(k, v) for k, v in form.data() if k != name] + [(name, value)]
-                body = urlencode(data)
+            rest = [(k, v) for k, v in form.data() if k != name]
+            bodies = [urlencode([*rest, (name, v)]) for v in HOSTILE if owner(page, v) == branch]
+            if branch is None:
+                bodies += [f"{urlencode(rest)}&{name}={raw}" for raw in RAW_HOSTILE]
+            for body in bodies:
                 try:
                     send(client, "POST", action, body, headers)
                 except AssertionError as exc:
-                    failures.setdefault(f"{action} {name}", str(exc).splitlines()[0])
+                    failures.setdefault(f"{action} {name}", str(exc).splitlines()[0][:400])
+    return failures
+
+
+def test_hostile_values_in_every_form_field(client, probe):
+    """Each field (and submit button) of every POST form, given each hostile value, posted
+    as the form would be (htmx forms with HX-Request), on pages reached by real submits."""
+    failures = form_failures(client, probe, None)
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())

@@ -120,3 +120,15 @@ def test_editors_can_edit_wiki_pages(client, editor):
     assert editor.has_perm("wiki.change_page")
     url = reverse("admin:wiki_page_changelist")
     assert client.get(url).status_code == 200
+
+
+@pytest.mark.parametrize("next_url", ["https://evil.example/", "//evil.example/x", ""])
+def test_a_login_with_an_unsafe_next_lands_on_the_admin_index(client, django_user_model, next_url):
+    django_user_model.objects.create_user("staff", password="pw-staff-123", is_staff=True)
+    login = reverse("admin:login") + (f"?next={next_url}" if next_url else "")
+    response = client.post(
+        login, {"username": "staff", "password": "pw-staff-123", "next": next_url}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("admin:index")  # not /accounts/profile/, a 404
+    assert client.get(response["Location"]).status_code == 200

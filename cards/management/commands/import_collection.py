@@ -1,12 +1,20 @@
-"""Read a collection file (export_collection's format); all or nothing, idempotent."""
+"""Read a collection file (export_collection's format); all or nothing, idempotent.
+
+Bad input exits with status 2 and one located line per problem on stderr (never a
+traceback); a busy database or a collection changing underneath exits with status 1.
+"""
 
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import OperationalError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from cards.transfer import ImportFailed, import_collection
+from cards.transfer import ImportBusy, ImportFailed, import_collection
+from core.middleware import database_busy
+
+EXIT_BAD_INPUT = 2
 
 
 class Command(BaseCommand):
@@ -50,7 +58,19 @@ class Command(BaseCommand):
                     "%(count)d problems found; nothing was imported.",
                     len(failure.problems),
                 )
-                % {"count": len(failure.problems)}
+                % {"count": len(failure.problems)},
+                returncode=EXIT_BAD_INPUT,
+            ) from None
+        except ImportBusy as busy:
+            raise CommandError(_("%(reason)s. Try again.") % {"reason": busy}) from None
+        except OperationalError as error:
+            if not database_busy(error):
+                raise
+            raise CommandError(
+                _(
+                    "The database stayed busy with other writes past its timeout; nothing "
+                    "was imported. Try again."
+                )
             ) from None
         for label, counts in (
             (_("Attributes"), result.attributes),
@@ -64,6 +84,10 @@ class Command(BaseCommand):
         if result.changed:
             self.stdout.write(
                 _("%(count)d cards have new derived values.") % {"count": result.recomputed}
+            )
+            self.stdout.write(
+                _("Written in one transaction of %(seconds).1f s.")
+                % {"seconds": result.write_seconds}
             )
         else:
             self.stdout.write(_("Nothing changed."))

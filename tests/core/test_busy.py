@@ -1,0 +1,120 @@
+"""A write that waits past the database's busy timeout gets a 503 "busy, try again" page in
+the visitor's language, never a 500 (issue 12 item 9)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from django.conf import settings
+from django.db import OperationalError
+from django.test import Client, override_settings
+
+from core.middleware import database_busy
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def client_for_busy():
+    with override_settings(ROOT_URLCONF="tests.core.busy_urls"):
+        yield Client(raise_request_exception=False)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "Busy, try again"), ("ru", "Сайт занят, попробуйте ещё раз")]
+)
+def test_a_locked_database_in_a_view_is_a_503_in_the_visitors_language(
+    client_for_busy, lang, words
+):
+    response = client_for_busy.post(f"/{lang}/busy/")
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "no-cache" in response["Cache-Control"]
+    html = response.content.decode()
+    assert words in html and f'<html lang="{lang}">' in html
+    assert response.has_header("Content-Security-Policy")
+
+
+def test_a_locked_session_save_after_the_view_is_a_503_too(client_for_busy, monkeypatch):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    def locked(self, must_create=False):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(SessionStore, "save", locked)
+    response = client_for_busy.get("/en/session/")
+    assert response.status_code == 503
+    assert "Busy, try again" in response.content.decode()
+
+
+def test_other_database_errors_stay_server_errors(client_for_busy):
+    response = client_for_busy.get("/en/broken/")
+    assert response.status_code == 500
+
+
+def test_what_counts_as_busy():
+    class PgLockTimeout(Exception):
+        sqlstate = "55P03"
+
+    wrapped = OperationalError("canceling statement due to lock timeout")
+    wrapped.__cause__ = PgLockTimeout()
+    assert database_busy(OperationalError("database is locked"))
+    assert database_busy(OperationalError("database table is locked: cards_card"))
+    assert database_busy(wrapped)
+    assert not database_busy(OperationalError("no such table: x"))
+    assert not database_busy(ValueError("database is locked"))
+    assert not database_busy(None)
+
+
+REAL_LOCK = textwrap.dedent(
+    """
+    import sqlite3, sys
+    import django
+    from django.conf import settings
+    settings.DATABASES  # read the settings, then wait only briefly for the lock
+    settings.DATABASES["default"]["OPTIONS"]["timeout"] = 0.3
+    django.setup()
+    from django.contrib.auth.models import User
+    from django.core.management import call_command
+    from django.test import Client
+    call_command("migrate", verbosity=0)
+    User.objects.create_user("staff", password="pw-staff-123", is_staff=True)
+    holder = sqlite3.connect(settings.DATABASES["default"]["NAME"], isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer holds the lock
+    client = Client(raise_request_exception=False)
+    response = client.post(
+        "/ru/admin/login/", {"username": "staff", "password": "pw-staff-123"},
+        HTTP_HOST="127.0.0.1",
+    )
+    holder.execute("ROLLBACK")
+    print(response.status_code)
+    print(response.content.decode())
+    """
+)
+
+
+def test_a_real_lock_held_past_the_timeout_answers_503(tmp_path):
+    """Another connection holds SQLite's write lock; a login (it writes the session and the
+    last login) waits past the busy timeout and gets the busy page, in Russian."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'locked.sqlite3'}",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", REAL_LOCK],
+        cwd=settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    status, _, html = done.stdout.partition("\n")
+    assert status == "503", done.stdout[:500] + done.stderr[-2000:]
+    assert "Сайт занят, попробуйте ещё раз" in html
+    assert "Internal Server Error" not in done.stderr
