@@ -86,7 +86,7 @@ def pool_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@cached_page(depends_on=selectors.DEPENDS_ON)
+@cached_page(depends_on=selectors.DEPENDS_ON, params=("page",))
 def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """What a pool holds and the exact odds of one pack; its power; the open form.
 

@@ -66,7 +66,7 @@ def page_history(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_safe
-@cached_page(depends_on=("wiki",), params=tuple(RevisionRangeForm.base_fields))
+@cached_page(depends_on=("wiki",), params=("from", "to"))
 def page_diff(request: HttpRequest, slug: str) -> HttpResponse:
     page = get_published_page(slug)
     form = RevisionRangeForm(request.GET)

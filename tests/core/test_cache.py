@@ -195,6 +195,8 @@ def _cached_views():
 
 
 READS = re.compile(r"""request\.GET\.get(?:list)?\(\s*["']([^"']+)["']""")
+# A helper handed the request reads its parameters too: name them next to the call.
+HELPERS = {"_page": {"page"}}
 FORM_OF_GET = re.compile(r"""\b([A-Z]\w*Form)(?:\.from_request)?\(\s*request\.GET""")
 
 
@@ -209,7 +211,11 @@ def test_every_cached_view_names_the_parameters_it_reads():
         module = inspect.getmodule(inspect.unwrap(view))
         wanted = set(READS.findall(source))
         for form_name in FORM_OF_GET.findall(source):
-            wanted |= set(getattr(module, form_name).base_fields)
+            form = getattr(module, form_name)
+            wanted |= set(form.base_fields) if form.base_fields else set(form().fields)
+        for helper, names in HELPERS.items():
+            if re.search(rf"(?<![\w.]){helper}\(request", source):
+                wanted |= names
         if "WhatIfForm(" in source:
             wanted |= set(PARAMS)
         assert wanted <= set(view.page_params), (name, wanted - set(view.page_params))
