@@ -87,7 +87,7 @@ _TERM = re.compile(
 )
 MAX_LENGTH = 500  # characters
 MAX_TERMS = 24  # filters and words together
-MAX_WORDS = 10  # bare words and phrases (each one look-up in the name index)
+MAX_WORDS = 8  # bare words and phrases (each one look-up in the name and attribute indexes)
 MAX_DEPTH = 6  # nested parentheses
 MAX_VALUE = 100  # characters of one text value
 

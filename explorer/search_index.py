@@ -17,8 +17,8 @@ one-letter words took 2.3 s on 78,000 cards.
 ``migrate`` afterwards through ``post_migrate``, because SQLite drops a table's triggers
 when a later migration rebuilds the table) and refills an index that has drifted.
 
->>> fts_phrase("Qx Mitten"), fts_phrase("#")
-('"Qx Mitten"*', None)
+>>> fts_phrase("Qx Mitten"), fts_phrase("#"), fts_phrase("a")
+('"Qx Mitten"*', None, '"a"')
 >>> ts_query("pom-pom"), ts_query("Oracle crown", phrase=True)
 ("'pom':* & 'pom':*", "'oracle' <-> 'crown':*")
 """
@@ -26,6 +26,7 @@ when a later migration rebuilds the table) and refills an index that has drifted
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from django.db import connections
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -43,6 +44,7 @@ __all__ = [
 CARD_INDEX = "explorer_card_name"
 ATTRIBUTE_INDEX = "explorer_attribute_name"
 _TOKEN = re.compile(r"[^\W_]+")
+MIN_PREFIX = 2  # letters a word needs to be read as the start of longer words
 
 _SQLITE_TABLES = {
     CARD_INDEX: "cards_card",
@@ -121,12 +123,20 @@ def _ensure_sqlite(connection: BaseDatabaseWrapper) -> list[str]:
 # Look-ups
 
 
+def _prefix(words: list[str]) -> bool:
+    """The last word is read as a prefix when it has ``MIN_PREFIX`` letters or more: a
+    single letter matches only itself as a word ("a"), else it would match half of all
+    names and the index would save nothing."""
+    return len(words[-1]) >= MIN_PREFIX
+
+
 def fts_phrase(text: str) -> str | None:
     """An FTS5 query matching ``text``'s words in order, the last one as a prefix; None
     when the text has no word characters at all (it can match no name)."""
-    if not _TOKEN.search(text):
+    words = _TOKEN.findall(text)
+    if not words:
         return None
-    return '"' + text.replace('"', '""') + '"*'
+    return '"' + text.replace('"', '""') + '"' + ("*" if _prefix(words) else "")
 
 
 def ts_query(text: str, phrase: bool = False) -> str | None:
@@ -134,32 +144,40 @@ def ts_query(text: str, phrase: bool = False) -> str | None:
     words = [w.lower() for w in _TOKEN.findall(text)]
     if not words:
         return None
+    last = f"'{words[-1]}'" + (":*" if _prefix(words) else "")
     if not phrase:
-        return " & ".join(f"'{w}':*" for w in words)
-    return " <-> ".join([*(f"'{w}'" for w in words[:-1]), f"'{words[-1]}':*"])
+        return " & ".join(
+            [*(f"'{w}':*" if len(w) >= MIN_PREFIX else f"'{w}'" for w in words[:-1]), last]
+        )
+    return " <-> ".join([*(f"'{w}'" for w in words[:-1]), last])
 
 
-def _match(index: str, table: str, text: str, phrase: bool, vendor: str) -> tuple[str, list]:
+Alternatives = Sequence[tuple[str, bool]]
+"""Texts to match, each with whether it is a phrase; a row matching any one is found."""
+
+
+def _match(index: str, table: str, texts: Alternatives, vendor: str) -> tuple[str, list]:
     if vendor == "sqlite":
-        expression = fts_phrase(text)
-        if expression is None:
+        parts = [p for p in (fts_phrase(text) for text, _phrase in texts) if p is not None]
+        if not parts:
             return "SELECT NULL WHERE 0", []
-        return f"SELECT rowid FROM {index} WHERE {index} MATCH %s", [expression]
-    query = ts_query(text, phrase)
-    if query is None:
+        return f"SELECT rowid FROM {index} WHERE {index} MATCH %s", [" OR ".join(parts)]
+    queries = [q for q in (ts_query(text, phrase) for text, phrase in texts) if q is not None]
+    if not queries:
         return "SELECT NULL WHERE FALSE", []
     return (
         f"SELECT id FROM {table} WHERE to_tsvector('simple'::regconfig, COALESCE(name, '')) "
         "@@ to_tsquery('simple'::regconfig, %s)",
-        [query],
+        [" | ".join(f"({q})" for q in queries)],
     )
 
 
-def card_ids_sql(text: str, phrase: bool, vendor: str) -> tuple[str, list]:
-    """SQL selecting the ids of cards whose name has ``text``'s words (one index look-up)."""
-    return _match(CARD_INDEX, "cards_card", text, phrase, vendor)
+def card_ids_sql(texts: Alternatives, vendor: str) -> tuple[str, list]:
+    """SQL selecting the ids of cards whose name has the words of one of ``texts`` (one
+    look-up in the name index, however many alternatives)."""
+    return _match(CARD_INDEX, "cards_card", texts, vendor)
 
 
-def attribute_ids_sql(text: str, phrase: bool, vendor: str) -> tuple[str, list]:
-    """SQL selecting the ids of attributes whose name has ``text``'s words."""
-    return _match(ATTRIBUTE_INDEX, "cards_attribute", text, phrase, vendor)
+def attribute_ids_sql(texts: Alternatives, vendor: str) -> tuple[str, list]:
+    """SQL selecting the ids of attributes whose name has the words of one of ``texts``."""
+    return _match(ATTRIBUTE_INDEX, "cards_attribute", texts, vendor)
