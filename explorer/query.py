@@ -774,7 +774,10 @@ def _too_long_value(token: _Token) -> QueryError:
 def _bad_number(raw: str, token: _Token) -> QueryError:
     return _error(
         "bad_number",
-        _("“%(value)s” is not a whole number of up to nine digits 0–9 (in “%(term)s”).")
+        _(
+            "“%(value)s” is not a whole number of up to nine digits 0–9 (in “%(term)s”): "
+            "write it with the digits 0–9, as in rank<=80."
+        )
         % {"value": raw, "term": token.text},
         token.start,
         token.end - token.start,
@@ -841,7 +844,10 @@ def _parse_value(spec: FieldSpec, op: str, raw: str, term: str, token: _Token) -
         if number is None or not number.is_finite() or number < 0 or number > 10**9:
             raise _error(
                 "bad_number",
-                _("“%(value)s” is not a number written with the digits 0–9 (in “%(term)s”).")
+                _(
+                    "“%(value)s” is not a number written with the digits 0–9 (in “%(term)s”): "
+                    "write it as in score>=1500.5."
+                )
                 % {"value": raw, "term": term},
                 token.start,
                 token.end - token.start,
