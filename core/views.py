@@ -8,9 +8,27 @@ from .cache import cached_page
 
 
 @require_safe
-@cached_page()
+@cached_page(depends_on=("cards",))
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "core/home.html")
+    """The search, a random card and a few featured cards, then the site's three parts."""
+    from explorer import presenters
+
+    page = presenters.home_page()
+    return render(request, "core/home.html", presenters.context(page))
+
+
+@require_safe
+@cached_page(depends_on=("cards", "wiki"))
+def search(request: HttpRequest) -> HttpResponse:
+    """The header's search: cards and wiki pages together, grouped (``?q=``)."""
+    from django.utils.translation import get_language
+
+    from explorer import presenters
+    from explorer.forms import SiteSearchForm
+
+    text = SiteSearchForm(request.GET).text()
+    page = presenters.site_search_page(text, get_language() or "en")
+    return render(request, "core/search.html", presenters.context(page))
 
 
 @require_safe

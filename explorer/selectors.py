@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 from django.db import connections, router
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 
 from cards.models import RARITY_RANK, Attribute, Card, Combo
@@ -30,7 +31,10 @@ __all__ = [
     "SORT_COLUMNS",
     "attribute_catalogue",
     "condition",
+    "count_searches",
+    "neighbours",
     "page_of_cards",
+    "random_card_token",
     "rarest_attributes",
     "search_cards",
     "supply_distribution",
@@ -263,6 +267,41 @@ def search_cards(query: Query | str) -> QuerySet[Card]:
     if isinstance(query, str):
         query = parse(query)
     return Card.objects.filter(catalogue_condition(query)).order_by(*order_of(query))
+
+
+def count_searches(searches: dict[str, str]) -> dict[str, int]:
+    """How many cards each search finds (``{key: query text}``), all in one query — each
+    count is the very condition the card list runs for that text, so a statistics bar and
+    the search it links to always agree."""
+    if not searches:
+        return {}
+    aggregates = {
+        key: Count("id", filter=catalogue_condition(parse(text))) for key, text in searches.items()
+    }
+    return Card.objects.order_by().aggregate(**aggregates)
+
+
+def random_card_token(query: Query, rng: random.Random | None = None) -> int | None:
+    """A random card among those ``query`` finds (two queries: the count, then one row)."""
+    found = Card.objects.filter(catalogue_condition(query)).order_by("token")
+    count = found.count()
+    if not count:
+        return None
+    offset = (rng or random.SystemRandom()).randrange(count)
+    return found.values_list("token", flat=True)[offset]
+
+
+def neighbours(token: int) -> tuple[int | None, int | None]:
+    """The tokens before and after ``token`` in the collection (one query, two index seeks)."""
+    before = Card.objects.filter(token__lt=token).order_by("-token").values("token")[:1]
+    after = Card.objects.filter(token__gt=token).order_by("token").values("token")[:1]
+    row = (
+        Card.objects.order_by()
+        .annotate(previous=Subquery(before), next=Subquery(after))
+        .values_list("previous", "next")[:1]
+    )
+    found = list(row)
+    return found[0] if found else (None, None)
 
 
 def page_of_cards(page_ids: list[int]) -> list[Card]:
