@@ -742,10 +742,7 @@ class SiteSearchPage:
     wiki: list[WikiHit] = field(default_factory=list)
     wiki_count: int = 0
     wiki_url: str = ""
-
-    @property
-    def searched(self) -> bool:
-        return bool(self.q)
+    searched: bool = False
 
 
 SITE_SEARCH_CARDS = 8
@@ -804,6 +801,7 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         wiki=wiki,
         wiki_count=len(hits),
         wiki_url=wiki_url,
+        searched=True,
     )
 
 
@@ -880,14 +878,11 @@ class ComparePage:
     sections: list[CompareSection]
     asked: bool
     swap_url: str = ""
+    differences: int = 0
 
     @property
     def status(self) -> int:
         return 400 if self.errors else 200
-
-    @property
-    def differences(self) -> int:
-        return sum(section.differences for section in self.sections)
 
 
 def _row(name: object, a: object, b: object) -> CompareRow:
@@ -991,14 +986,16 @@ def compare_page(form: CompareForm) -> ComparePage:
         for spec, d in zip(specs, breakdowns, strict=True)
     ]
     swap = urlencode({"a": specs[1].token, "b": specs[0].token})
+    sections = compare_sections(specs[0], specs[1], *breakdowns)
     return ComparePage(
         typed["a"],
         typed["b"],
         [],
         cards,
-        compare_sections(specs[0], specs[1], *breakdowns),
+        sections,
         asked=True,
         swap_url=f"{reverse('explorer:compare')}?{swap}",
+        differences=sum(section.differences for section in sections),
     )
 
 

@@ -4,22 +4,21 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('cards', '0003_derivation_stamp'),
+        ("cards", "0003_derivation_stamp"),
     ]
 
     operations = [
         migrations.AddIndex(
-            model_name='card',
-            index=models.Index(fields=['defense', 'token'], name='cards_card_def_token_idx'),
+            model_name="card",
+            index=models.Index(fields=["defense", "token"], name="cards_card_def_token_idx"),
         ),
         migrations.AddIndex(
-            model_name='card',
-            index=models.Index(fields=['ability', 'token'], name='cards_card_ability_token_idx'),
+            model_name="card",
+            index=models.Index(fields=["ability", "token"], name="cards_card_ability_token_idx"),
         ),
         migrations.AddIndex(
-            model_name='card',
-            index=models.Index(fields=['name', 'token'], name='cards_card_name_token_idx'),
+            model_name="card",
+            index=models.Index(fields=["name", "token"], name="cards_card_name_token_idx"),
         ),
     ]
