@@ -45,5 +45,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """A refused POST explained in the visitor's language; nothing was changed."""
+    """A refused POST explained in the visitor's language; nothing was changed. Under
+    /api/ the answer is the API's JSON error, like every API error."""
+    if request.path.startswith("/api/"):
+        from explorer.api import csrf_refused
+
+        return csrf_refused(request)
     return render(request, "403_csrf.html", status=403)

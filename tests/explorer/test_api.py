@@ -192,6 +192,14 @@ def test_writing_methods_are_json_405s(client, demo, path, method):
     assert response["Allow"] == "GET, HEAD"
 
 
+@pytest.mark.parametrize("path", ["/api/", "/api/cards", "/api/bulk/cards.json", "/api/nope"])
+def test_a_post_without_a_csrf_token_is_refused_in_the_api_shape(path):
+    from django.test import Client
+
+    response = Client(enforce_csrf_checks=True).post(path, {"x": "1"})
+    assert_error(response, 403, "forbidden")
+
+
 def test_api_errors_are_not_cached(client, demo):
     response = client.get("/api/cards/777777")
     assert response["Cache-Control"] == "no-store"
