@@ -156,15 +156,15 @@ Alternatives = Sequence[tuple[str, bool]]
 """Texts to match, each with whether it is a phrase; a row matching any one is found."""
 
 
-def _match(index: str, table: str, texts: Alternatives, vendor: str) -> tuple[str, list]:
+def _match(index: str, table: str, texts: Alternatives, vendor: str) -> tuple[str, list] | None:
     if vendor == "sqlite":
         parts = [p for p in (fts_phrase(text) for text, _phrase in texts) if p is not None]
         if not parts:
-            return "SELECT NULL WHERE 0", []
+            return None
         return f"SELECT rowid FROM {index} WHERE {index} MATCH %s", [" OR ".join(parts)]
     queries = [q for q in (ts_query(text, phrase) for text, phrase in texts) if q is not None]
     if not queries:
-        return "SELECT NULL WHERE FALSE", []
+        return None
     return (
         f"SELECT id FROM {table} WHERE to_tsvector('simple'::regconfig, COALESCE(name, '')) "
         "@@ to_tsquery('simple'::regconfig, %s)",
@@ -172,12 +172,13 @@ def _match(index: str, table: str, texts: Alternatives, vendor: str) -> tuple[st
     )
 
 
-def card_ids_sql(texts: Alternatives, vendor: str) -> tuple[str, list]:
+def card_ids_sql(texts: Alternatives, vendor: str) -> tuple[str, list] | None:
     """SQL selecting the ids of cards whose name has the words of one of ``texts`` (one
-    look-up in the name index, however many alternatives)."""
+    look-up in the name index, however many alternatives); None when no text has a word
+    character, so nothing can match."""
     return _match(CARD_INDEX, "cards_card", texts, vendor)
 
 
-def attribute_ids_sql(texts: Alternatives, vendor: str) -> tuple[str, list]:
+def attribute_ids_sql(texts: Alternatives, vendor: str) -> tuple[str, list] | None:
     """SQL selecting the ids of attributes whose name has the words of one of ``texts``."""
     return _match(ATTRIBUTE_INDEX, "cards_attribute", texts, vendor)

@@ -105,14 +105,20 @@ def _cards_equipping(attributes: object, slots: tuple[str, ...] = SLOT_FIELDS) -
     return Q(id__in=ids)
 
 
-def _attribute_words(texts: search_index.Alternatives) -> RawSQL:
-    sql, params = search_index.attribute_ids_sql(texts, _vendor())
-    return RawSQL(sql, params)
+_NOTHING = Q(pk__in=[])
+
+
+def _attribute_words(texts: search_index.Alternatives, slots: tuple[str, ...] = SLOT_FIELDS) -> Q:
+    """Cards equipping, in ``slots``, an attribute whose name has one of ``texts``' words."""
+    found = search_index.attribute_ids_sql(texts, _vendor())
+    if found is None:
+        return _NOTHING
+    return _cards_equipping(RawSQL(*found), slots)
 
 
 def _name_words(texts: search_index.Alternatives) -> Q:
-    sql, params = search_index.card_ids_sql(texts, _vendor())
-    return Q(id__in=RawSQL(sql, params))
+    found = search_index.card_ids_sql(texts, _vendor())
+    return _NOTHING if found is None else Q(id__in=RawSQL(*found))
 
 
 def _text_condition(term: Term) -> Q:
@@ -127,7 +133,7 @@ def _text_condition(term: Term) -> Q:
         if term.field in SLOT_FIELDS:
             exact = exact.filter(slot=term.field)
         return _cards_equipping(exact.values("id"), slots)
-    return _cards_equipping(_attribute_words([(value, True)]), slots)
+    return _attribute_words([(value, True)], slots)
 
 
 def _combo_condition() -> Q:
@@ -138,7 +144,7 @@ def _combo_condition() -> Q:
     )
     for combo_id, slot, attribute_id in rows.order_by("combo_id", "attribute_id"):
         pairs.setdefault(combo_id, []).append((slot, attribute_id))
-    condition = Q(pk__in=[])
+    condition = _NOTHING
     for attributes in pairs.values():
         condition |= Q(**{f"{slot}_id": attribute_id for slot, attribute_id in attributes})
     return condition
@@ -188,7 +194,7 @@ def words_condition(words: Sequence[Word]) -> Q:
     index, their attributes in the attribute-name index, a number as a token — one look-up
     in each index however many words, so ``a or b or c`` costs what one word costs."""
     texts = [(word.text, word.phrase) for word in words]
-    condition = _name_words(texts) | _cards_equipping(_attribute_words(texts))
+    condition = _name_words(texts) | _attribute_words(texts)
     tokens = {word_token(w.text) for w in words if not w.phrase} - {None}
     if tokens:
         condition |= Q(token__in=sorted(tokens))
