@@ -625,8 +625,8 @@ class CardListPage:
 
 def query_problem(text: str, error: QueryError | None, message: str) -> QueryProblem:
     """The refusal's message and the typed text cut around the faulty characters."""
-    if error is None or error.position is None:
-        return QueryProblem(message, text, "", "")
+    if error is None or error.position is None or error.code == "too_long":
+        return QueryProblem(message, "", "", "")  # nothing to point at (or all of it)
     start = min(error.position, len(text))
     end = min(len(text), start + error.length)
     marked = text[start:end] or " "
@@ -933,12 +933,10 @@ def compare_sections(
         _("Template"),
     ]
     summary = [_row(n, x, y) for n, x, y in zip(names, facts(a, da), facts(b, db), strict=True)]
-    rules_b = {r.key: r for r in db.rules}
-    rules = [
-        _row(rule_label(r.key), label(r.rarity), label(rules_b[r.key].rarity))
-        for r in da.rules
-        if r.key in rules_b
-    ]
+    rules_a = {r.key: label(r.rarity) for r in da.rules}
+    rules_b = {r.key: label(r.rarity) for r in db.rules}
+    keys = [*rules_a, *(key for key in rules_b if key not in rules_a)]
+    rules = [_row(rule_label(key), rules_a.get(key), rules_b.get(key)) for key in keys]
     equipped = []
     for slot in Slot:
         x, y = a.attribute(slot), b.attribute(slot)

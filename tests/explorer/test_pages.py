@@ -264,7 +264,7 @@ def test_the_card_page_links_neighbours_random_json_compare_and_each_attribute(c
     assert 'href="/en/cards/random/"' in html
     assert f'href="/api/cards/{card.token}"' in html
     assert f'href="/en/cards/compare/?a={card.token}"' in html
-    links = re.findall(r'<a href="(/en/cards/\?q=[^"]+)">cards wearing it</a>', html)
+    links = re.findall(r'<a href="(/en/cards/\?q=[^"]+)">the cards wearing it</a>', html)
     assert len(links) == 4
     paw_link = next(link for link in links if "paw%3D" in link)
     listed = client.get(paw_link.replace("&amp;", "&"))
