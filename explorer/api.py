@@ -293,20 +293,22 @@ def bulk_cards(request: HttpRequest) -> HttpResponse:
         )
         response["Allow"] = ", ".join(SAFE_METHODS)
         return response
-    etag = bulk.etag_of(bulk.version_key())
-    unchanged = get_conditional_response(request, etag=etag)
-    if unchanged is not None:
-        unchanged["Cache-Control"] = BULK_CACHE_CONTROL
-        return unchanged
+    etag = bulk.known_etag()
+    if etag is not None:
+        unchanged = get_conditional_response(request, etag=etag)
+        if unchanged is not None:
+            unchanged["Cache-Control"] = BULK_CACHE_CONTROL
+            return unchanged
     current = bulk.current_file()
-    etag = bulk.etag_of(current.version)
     headers = {
-        "ETag": etag,
+        "ETag": current.etag,
         "Last-Modified": http_date(current.modified),
         "Cache-Control": BULK_CACHE_CONTROL,
         "Content-Length": str(current.size),
     }
-    unchanged = get_conditional_response(request, etag=etag, last_modified=int(current.modified))
+    unchanged = get_conditional_response(
+        request, etag=current.etag, last_modified=int(current.modified)
+    )
     if unchanged is not None:
         response: HttpResponse = unchanged
     elif request.method == "HEAD":

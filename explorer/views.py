@@ -144,7 +144,7 @@ def card_picture(request: HttpRequest, token: int) -> HttpResponse:
         {"art": art, "standalone": True},
         content_type="image/svg+xml; charset=utf-8",
     )
-    response["Cache-Control"] = "public, max-age=3600"
+    response["Cache-Control"] = "public, max-age=600"
     return response
 
 

@@ -263,3 +263,25 @@ def test_bulk_answers_304_until_the_collection_changes(client, demo, bulk_dir):
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert b"Renamed For The Bulk File" in b"".join(changed.streaming_content)
     assert len(list(bulk_dir.glob("*.json"))) <= 2  # old versions are pruned
+
+
+def test_a_file_the_database_does_not_know_is_never_served(client, demo, bulk_dir):
+    from core import versions
+
+    version = versions.current("cards").replace(":", "-")
+    stray = bulk_dir / f"cards-{version}-000000000000.json"
+    stray.write_text('{"left": "by another database"}')
+    response = client.get("/api/bulk/cards.json")
+    body = b"".join(response.streaming_content)
+    assert b"another database" not in body and json.loads(body)["cards"]
+    assert not stray.exists()  # pruned
+
+
+def test_a_reset_database_gets_a_new_file_and_etag(client, demo, bulk_dir):
+    from explorer.models import BulkFile
+
+    first = client.get("/api/bulk/cards.json")
+    b"".join(first.streaming_content)
+    BulkFile.objects.all().delete()  # as after a restore: same version number, no record
+    again = client.get("/api/bulk/cards.json", headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]
