@@ -272,3 +272,19 @@ def test_the_card_page_links_neighbours_random_json_compare_and_each_attribute(c
     assert found_count(listed) == equipping
     first = Card.objects.order_by("token").first()
     assert 'rel="prev"' not in client.get(f"/en/cards/{first.token}/").content.decode()
+
+
+def test_the_header_search_and_the_api_query_counts(
+    client, demo, wiki, django_assert_max_num_queries
+):
+    cache.clear()
+    # Versions; the card count, page ids, those cards; the wiki index (every word, then
+    # any word), its pages.
+    with django_assert_max_num_queries(7):
+        assert client.get("/en/search/", {"q": "r:legendary or Mitten"}).status_code == 200
+    # The count, one page of ids, those cards' rows (with their attributes' names).
+    with django_assert_max_num_queries(3):
+        assert client.get("/api/cards", {"q": "r:epic or r:legendary"}).status_code == 200
+    # The combos, the count, a row.
+    with django_assert_max_num_queries(3):
+        assert client.get("/en/cards/random/", {"q": "is:combo"}).status_code == 302
