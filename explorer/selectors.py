@@ -236,6 +236,11 @@ def condition(node: Node | None) -> Q:
     return combined
 
 
+def condition_of(query: Query) -> Q:
+    """What ``query`` finds, starter cards included."""
+    return condition(query.root)
+
+
 def catalogue_condition(query: Query) -> Q:
     """What ``query`` finds, starter cards left out unless it asks for them — the one
     condition behind the list, the API, the statistics and ``search_cards``."""
@@ -259,22 +264,24 @@ def order_of(query: Query) -> list[object]:
     return [f"-{column}" if descending else column, "token"]
 
 
-def search_cards(query: Query | str) -> QuerySet[Card]:
+def search_cards(query: Query | str, *, starters: bool = False) -> QuerySet[Card]:
     """Cards matching ``query`` (the search language's text, or a parsed `Query`), in its
     sort order (ties by token) — the one search of the site, for any app to call.
 
-    Starter (Free) cards stay out unless the query asks for them (``is:starter``).
+    Starter (Free) cards stay out unless the query asks for them (``is:starter``), or
+    ``starters`` is True (the match demo's deck builder: starters play too).
     A text the language refuses raises ``explorer.query.QueryError``, whose ``message``
     (in the active language) names the position and a fix::
 
         try:
-            cards = search_cards(request_text)[:24]
+            cards = search_cards(request_text, starters=True)[:24]
         except QueryError as error:
             problem = error.message
     """
     if isinstance(query, str):
         query = parse(query)
-    return Card.objects.filter(catalogue_condition(query)).order_by(*order_of(query))
+    condition = catalogue_condition(query) if not starters else condition_of(query)
+    return Card.objects.filter(condition).order_by(*order_of(query))
 
 
 _COLUMN_FIELDS = frozenset(_COLUMNS) | {"rarity", "undercharged"}

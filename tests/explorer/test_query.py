@@ -300,3 +300,22 @@ def test_the_index_follows_every_write(collection):
     assert not search_cards("mitten").exists()
     Card.objects.filter(token=3).delete()
     assert set(search_cards("glove").values_list("token", flat=True)) == {1}
+
+
+def test_other_apps_may_ask_for_starter_cards_too(collection):
+    from explorer.selectors import search_cards
+
+    assert 7 not in set(search_cards("mitten").values_list("token", flat=True))
+    with_starters = set(search_cards("mitten", starters=True).values_list("token", flat=True))
+    assert with_starters == {1, 3, 7}
+    assert set(search_cards("-is:starter", starters=True).values_list("token", flat=True)) == {
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        8,
+        9,
+        10,
+    }
