@@ -898,6 +898,12 @@ def parse(text: str | None) -> Query:
             MAX_LENGTH,
             len(text) - MAX_LENGTH,
         )
+    if "\x00" in text:
+        raise _error(
+            "bad_character",
+            _("The search holds a NUL character, which no name contains: remove it."),
+            text.index("\x00"),
+        )
     return _Parser(text, _lex(text)).parse()
 
 

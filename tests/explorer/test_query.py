@@ -11,6 +11,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from explorer.query import (
     MAX_WORDS,
@@ -319,3 +321,55 @@ def test_other_apps_may_ask_for_starter_cards_too(collection):
         9,
         10,
     }
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+@given(
+    text=st.one_of(
+        st.text(max_size=60),
+        st.lists(
+            st.sampled_from(
+                [
+                    "or",
+                    "OR",
+                    "and",
+                    "-",
+                    "(",
+                    ")",
+                    '"',
+                    "r:epic",
+                    "is:god",
+                    "*",
+                    "^",
+                    "NEAR",
+                    "a",
+                    "Mitten",
+                    "#1",
+                    "²",
+                    ":",
+                    "rank<=",
+                    "'",
+                    "\\",
+                    "%",
+                    "_",
+                    "—",
+                    "ё",
+                ]
+            ),
+            max_size=12,
+        ).map(" ".join),
+    )
+)
+@pytest.mark.django_db
+def test_any_text_is_refused_with_a_reason_or_searched(text):
+    """Whatever is typed, the parser refuses it with a position, or the database answers:
+    never an error from the word index's query syntax."""
+    from explorer.selectors import search_cards
+
+    try:
+        query = parse(text)
+    except QueryError as error:
+        assert error.message
+        assert error.position is None or 0 <= error.position <= len(text)
+        return
+    search_cards(query).count()
