@@ -145,12 +145,28 @@ def csrf_refused(request: HttpRequest) -> HttpResponse:
 # Cards
 
 
-def _card_links(request: HttpRequest, token: int) -> dict[str, str]:
-    return {
-        "picture_url": _absolute(request, reverse("explorer:card-picture", args=[token])),
-        "page_url": _absolute(request, reverse("explorer:card-detail", args=[token])),
-        "uri": _absolute(request, reverse("api:card-breakdown", args=[token])),
+_SENTINEL = 987654321  # a token no path holds otherwise, replaced by each card's
+
+
+def _card_links_maker(request: HttpRequest) -> Callable[[int], dict[str, str]]:
+    """A card's three links, each resolved once per request (a page has up to 200 cards:
+    reversing 600 URLs was a third of the search's time)."""
+    origin = request.build_absolute_uri("/")[:-1]
+    templates = {
+        "picture_url": reverse("explorer:card-picture", args=[_SENTINEL]),
+        "page_url": reverse("explorer:card-detail", args=[_SENTINEL]),
+        "uri": reverse("api:card-breakdown", args=[_SENTINEL]),
     }
+    sentinel = str(_SENTINEL)
+
+    def links(token: int) -> dict[str, str]:
+        return {key: origin + path.replace(sentinel, str(token)) for key, path in templates.items()}
+
+    return links
+
+
+def _card_links(request: HttpRequest, token: int) -> dict[str, str]:
+    return _card_links_maker(request)(token)
 
 
 @api_view
@@ -201,7 +217,7 @@ _ROW_FIELDS = (
 )
 
 
-def _card_summary(request: HttpRequest, row: dict[str, Any]) -> dict[str, Any]:
+def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -> dict[str, Any]:
     score = row.pop("wardrobe_score")
     equipped = {slot: row.pop(f"{slot}__name") for slot in EQUIPPED_FIELDS}
     return {
@@ -222,7 +238,7 @@ def _card_summary(request: HttpRequest, row: dict[str, Any]) -> dict[str, Any]:
         "getgems_rank": row["getgems_rank"],
         "burned_stickers": row["burned_stickers"],
         "wardrobe_score": None if score is None else str(score),
-        **_card_links(request, row["token"]),
+        **links(row["token"]),
     }
 
 
@@ -246,6 +262,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
     order = {pk: i for i, pk in enumerate(ids)}
     ordered = sorted(rows.values(), key=lambda row: order[row.pop("pk")])
     base = reverse("api:card-search")
+    links = _card_links_maker(request)
 
     def link(n: int) -> str:
         return _absolute(request, f"{base}?{_encode(text, n, size)}")
@@ -260,7 +277,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
             "pages": paginator.num_pages,
             "next": link(number + 1) if page.has_next() else None,
             "previous": link(number - 1) if page.has_previous() else None,
-            "results": [_card_summary(request, row) for row in ordered],
+            "results": [_card_summary(links, row) for row in ordered],
         },
     )
 
