@@ -442,6 +442,13 @@ def main(argv: list[str] | None = None) -> int:
         else:
             for line in list_at_scale(args.size, scale_db, scale_note, args.query, budget, tmp):
                 say(f"- {line}")
+        say()
+        say("## Explorer: boolean searches, pages, random card, bulk file (bench_collection.py)")
+        say()
+        from bench.bench_collection import explorer_section
+
+        for line in explorer_section([("1,000", db), (f"{args.size:,}", scale_db)]):
+            say(f"- {line}")
     say()
     say(f"Total bench time: {TOTAL_BUDGET - budget.left():.0f} s")
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -309,6 +309,10 @@ class Card(models.Model):
             models.Index(fields=["atk", "token"], name="cards_card_atk_token_idx"),
             models.Index(fields=["hp", "token"], name="cards_card_hp_token_idx"),
             models.Index(fields=["wardrobe_score", "token"], name="cards_card_score_token_idx"),
+            models.Index(fields=["defense", "token"], name="cards_card_def_token_idx"),
+            models.Index(fields=["ability", "token"], name="cards_card_ability_token_idx"),
+            # The card list sorted by name (the explorer's sort:name).
+            models.Index(fields=["name", "token"], name="cards_card_name_token_idx"),
             # The statistics page's combined filters.
             models.Index(
                 fields=["rarity_rank", "role", "skill_affinity"], name="cards_card_rar_role_sk_idx"

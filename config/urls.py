@@ -15,8 +15,8 @@ urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("favicon.ico", core_views.favicon, name="favicon"),
     path("api/packs/", include("packs.api_urls")),  # before api/: its catch-all is its own
-    path("api/", include("explorer.api_urls")),
     path("api/", include("arena.api_urls")),
+    path("api/", include("explorer.api_urls")),  # last: it ends with the API's catch-all
 ]
 
 urlpatterns += i18n_patterns(

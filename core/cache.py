@@ -70,19 +70,30 @@ def _cacheable(request: HttpRequest) -> bool:
     return request.method in ("GET", "HEAD") and "messages" not in request.COOKIES
 
 
-def _canonical_query(request: HttpRequest, params: tuple[str, ...]) -> QueryDict:
-    """The request's parameters that the view reads (its last value each), in ``params`` order."""
+MAX_VALUES = 20  # values kept per parameter: more than any form of the site sends
+
+
+def _canonical_query(
+    request: HttpRequest, params: tuple[str, ...], lists: frozenset[str] = frozenset()
+) -> QueryDict:
+    """The request's parameters that the view reads, in ``params`` order: the last value of
+    each, or, for a multiple choice (``lists``), its values in order (at most ``MAX_VALUES``)."""
     kept = QueryDict(mutable=True)
     for name in params:
         if name in request.GET:
-            kept[name] = request.GET[name]
+            if name in lists:
+                kept.setlist(name, request.GET.getlist(name)[:MAX_VALUES])
+            else:
+                kept[name] = request.GET[name]
     kept._mutable = False
     return kept
 
 
-def _keep_only(request: HttpRequest, params: tuple[str, ...]) -> None:
+def _keep_only(
+    request: HttpRequest, params: tuple[str, ...], lists: frozenset[str] = frozenset()
+) -> None:
     """Drop every parameter the view does not read, so the page is the canonical address's."""
-    query = _canonical_query(request, params)
+    query = _canonical_query(request, params, lists)
     request.GET = query
     request.META["QUERY_STRING"] = query.urlencode()
 
@@ -129,21 +140,25 @@ def _streamed_with_token(chunks: Iterable[bytes], placeholder: bytes, token: byt
         yield chunk.replace(placeholder, token)
 
 
-def cached_page(*, depends_on: tuple[str, ...] = (), params: Iterable[str] = ()) -> Callable:
+def cached_page(
+    *, depends_on: tuple[str, ...] = (), params: Iterable[str] = (), lists: Iterable[str] = ()
+) -> Callable:
     """Cache a GET view's 200 responses until one of ``depends_on`` versions changes.
 
     ``params`` names the query parameters the view reads (``tuple(Form.base_fields)`` for
-    a view that reads one form); the others are dropped before the view runs.
+    a view that reads one form); the others are dropped before the view runs. ``lists``
+    names those among them that carry several values (a multiple choice).
     ``settings.PAGE_CACHE_SECONDS`` bounds an entry's life; 0 turns the cache off (the
     development server, where templates change under a running process).
     """
     names = tuple(dict.fromkeys(params))
+    multiple = frozenset(lists)
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
             if request.method in ("GET", "HEAD"):
-                _keep_only(request, names)
+                _keep_only(request, names, multiple)
             timeout = settings.PAGE_CACHE_SECONDS
             if timeout <= 0 or not _cacheable(request):
                 return view(request, *args, **kwargs)

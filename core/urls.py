@@ -5,4 +5,5 @@ from . import views
 app_name = "core"
 urlpatterns = [
     path("", views.home, name="home"),
+    path("search/", views.search, name="search"),
 ]

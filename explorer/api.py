@@ -1,9 +1,14 @@
-"""The JSON API: a card's breakdown (the `python -m engine derive` schema) and card search.
+"""The JSON API: an index, card search, a card with its breakdown, and the bulk file.
 
 Responses carry an ETag of their body (Django's ``conditional_page``: a request whose
 If-None-Match matches gets a 304) and a short public Cache-Control, so clients and
-caches can revalidate cheaply. Errors are JSON too: {"error": {"code", "message"}},
-with the message in the language of the request's Accept-Language.
+caches can revalidate cheaply. Every error, whatever the path, is one JSON shape::
+
+    {"object": "error", "code": "not_found", "status": 404, "details": "…"}
+
+with ``details`` in the language of the request's Accept-Language. ``error_response``
+is the one way to answer an error: other apps' API views use it too. The endpoints are
+described in ``explorer.apidocs`` (the index and the documentation page read it).
 """
 
 from __future__ import annotations
@@ -15,22 +20,29 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.urls import reverse
-from django.utils.cache import patch_vary_headers
+from django.utils.cache import get_conditional_response, patch_vary_headers
+from django.utils.http import http_date
 from django.utils.translation import gettext as _
-from django.views.decorators.http import conditional_page, require_safe
+from django.views.decorators.http import conditional_page
 
 from cards.forms import MAX_TOKEN
-from cards.models import Card
+from cards.models import EQUIPPED_FIELDS, Card
 from cards.specs import card_spec
 from engine.derive import derive
-from engine.serialize import breakdown_to_json
+from engine.serialize import breakdown_to_json, card_to_json
 
+from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
+from .query import describe
 from .selectors import search_cards
 
+__all__ = ["api_view", "error_response"]
+
 CACHE_CONTROL = "public, max-age=60"
+BULK_CACHE_CONTROL = "public, max-age=300"
+SAFE_METHODS = ("GET", "HEAD")
 
 
 def _json(data: Any, status: int = 200) -> HttpResponse:
@@ -41,33 +53,193 @@ def _json(data: Any, status: int = 200) -> HttpResponse:
     return response
 
 
-def _error(status: int, code: str, message: str) -> HttpResponse:
-    return _json({"error": {"code": code, "message": message}}, status=status)
+def error_response(status: int, code: str, details: str) -> HttpResponse:
+    """The API's one error shape: ``{"object": "error", "code", "status", "details"}``."""
+    response = _json(
+        {"object": "error", "code": code, "status": status, "details": details}, status
+    )
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """GET and HEAD only, conditional on the body's ETag, varying on Accept-Language."""
+    """GET and HEAD only (other methods: a JSON 405), conditional on the body's ETag,
+    varying on Accept-Language (errors and page links are in the request's language)."""
 
-    @require_safe
-    @conditional_page
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        response = view(request, *args, **kwargs)
+        if request.method not in SAFE_METHODS:
+            response = error_response(
+                405,
+                "method_not_allowed",
+                _("The API only reads: use GET (or HEAD), not %(method)s.")
+                % {"method": request.method},
+            )
+            response["Allow"] = ", ".join(SAFE_METHODS)
+        else:
+            response = conditional_page(view)(request, *args, **kwargs)
         patch_vary_headers(response, ("Accept-Language",))
         return response
 
     return wrapper
 
 
+def _absolute(request: HttpRequest, path: str) -> str:
+    return request.build_absolute_uri(path)
+
+
+# ---------------------------------------------------------------------------
+# Index and fallbacks
+
+
+@api_view
+def index(request: HttpRequest) -> HttpResponse:
+    """``/api/``: every endpoint (this app's and other apps'), linked to the docs."""
+    data = [
+        {
+            "object": "endpoint",
+            "key": endpoint.key,
+            "app": app,
+            "method": endpoint.method,
+            "path": endpoint.path,
+            "summary": str(endpoint.summary),
+            "example": _absolute(request, endpoint.example),
+        }
+        for app, endpoint in apidocs.endpoints()
+    ]
+    docs = _absolute(request, reverse("explorer:api-docs"))
+    return _json({"object": "list", "docs_url": docs, "data": data})
+
+
+def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any other path under ``/api/``, whatever the method: a JSON 404 naming the
+    endpoints that exist."""
+    path = request.path
+    hint = ""
+    if path.startswith("/api/cards/"):
+        hint = _(
+            " A card is /api/cards/<token> with a whole number, and the search is /api/cards "
+            "(no slash at the end)."
+        )
+    response = error_response(
+        404,
+        "not_found",
+        _("There is no API endpoint at %(path)s.%(hint)s The list of endpoints is at /api/.")
+        % {"path": path[:200], "hint": hint},
+    )
+    patch_vary_headers(response, ("Accept-Language",))
+    return response
+
+
+def csrf_refused(request: HttpRequest) -> HttpResponse:
+    """A write refused by the CSRF check under /api/ (``core.views.csrf_failure``): the
+    API's error shape, since the API only reads anyway."""
+    return error_response(
+        403,
+        "forbidden",
+        _("The API only reads: use GET (or HEAD), not %(method)s.") % {"method": request.method},
+    )
+
+
+# ---------------------------------------------------------------------------
+# Cards
+
+
+_SENTINEL = 987654321  # a token no path holds otherwise, replaced by each card's
+
+
+def _card_links_maker(request: HttpRequest) -> Callable[[int], dict[str, str]]:
+    """A card's three links, each resolved once per request (a page has up to 200 cards:
+    reversing 600 URLs was a third of the search's time)."""
+    origin = request.build_absolute_uri("/")[:-1]
+    templates = {
+        "picture_url": reverse("explorer:card-picture", args=[_SENTINEL]),
+        "page_url": reverse("explorer:card-detail", args=[_SENTINEL]),
+        "uri": reverse("api:card-breakdown", args=[_SENTINEL]),
+    }
+    sentinel = str(_SENTINEL)
+
+    def links(token: int) -> dict[str, str]:
+        return {key: origin + path.replace(sentinel, str(token)) for key, path in templates.items()}
+
+    return links
+
+
+def _card_links(request: HttpRequest, token: int) -> dict[str, str]:
+    return _card_links_maker(request)(token)
+
+
 @api_view
 def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
+    """A card: its facts and links at the top, then its whole breakdown."""
     if token > MAX_TOKEN:
-        return _error(404, "not_found", _("There is no card with that token."))
+        return error_response(404, "not_found", _("There is no card with that token."))
     try:
         spec = card_spec(token)
     except Card.DoesNotExist:
-        return _error(404, "not_found", _("There is no card #%(token)s.") % {"token": token})
-    return _json(breakdown_to_json(derive(spec)))
+        return error_response(
+            404, "not_found", _("There is no card #%(token)s.") % {"token": token}
+        )
+    card = card_to_json(spec)
+    card.pop("combos", None)
+    data = {
+        "object": "card",
+        "token": spec.token,
+        "name": spec.name,
+        "starter": spec.starter,
+        "equipped": card["equipped"],
+        "wardrobe": card.get("wardrobe", []),
+        "getgems_rank": spec.getgems_rank,
+        "burned_stickers": spec.burned_stickers,
+        **_card_links(request, spec.token),
+        **breakdown_to_json(derive(spec)),
+    }
+    return _json(data)
+
+
+_ROW_FIELDS = (
+    "token",
+    "name",
+    "starter",
+    "rarity",
+    "role",
+    "skill_affinity",
+    "active_skill",
+    "energy_cost",
+    "atk",
+    "hp",
+    "defense",
+    "ability",
+    "getgems_rank",
+    "burned_stickers",
+    "wardrobe_score",
+    *(f"{slot}__name" for slot in EQUIPPED_FIELDS),
+)
+
+
+def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -> dict[str, Any]:
+    score = row.pop("wardrobe_score")
+    equipped = {slot: row.pop(f"{slot}__name") for slot in EQUIPPED_FIELDS}
+    return {
+        "object": "card",
+        "token": row["token"],
+        "name": row["name"],
+        "starter": row["starter"],
+        "equipped": equipped,
+        "rarity": row["rarity"],
+        "role": row["role"],
+        "skill_affinity": row["skill_affinity"],
+        "active_skill": row["active_skill"],
+        "energy_cost": row["energy_cost"],
+        "atk": row["atk"],
+        "hp": row["hp"],
+        "def": row["defense"],
+        "ability": row["ability"],
+        "getgems_rank": row["getgems_rank"],
+        "burned_stickers": row["burned_stickers"],
+        "wardrobe_score": None if score is None else str(score),
+        **links(row["token"]),
+    }
 
 
 @api_view
@@ -76,52 +248,36 @@ def card_search(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         error = first_error(form)
         assert error is not None
-        return _error(400, error.code or "invalid", message_of(error))
+        return error_response(400, error.code or "invalid", message_of(error))
     text = str(form.data.get("q", ""))
     size, number = form.size, form.number
-    paginator = Paginator(
-        search_cards(form.cleaned_data["q"]).values(
-            "token",
-            "name",
-            "starter",
-            "rarity",
-            "role",
-            "skill_affinity",
-            "active_skill",
-            "energy_cost",
-            "atk",
-            "hp",
-            "defense",
-            "getgems_rank",
-            "burned_stickers",
-            "wardrobe_score",
-        ),
-        size,
-    )
+    query = form.cleaned_data["q"]
+    found = search_cards(query)
+    paginator = Paginator(found.values_list("pk", flat=True), size)
     if number > paginator.num_pages:
-        return _error(404, "no_page", _("There is no page %(page)s.") % {"page": number})
+        return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number})
     page = paginator.page(number)
+    ids = list(page.object_list)
+    rows = {row["token"]: row for row in Card.objects.filter(pk__in=ids).values("pk", *_ROW_FIELDS)}
+    order = {pk: i for i, pk in enumerate(ids)}
+    ordered = sorted(rows.values(), key=lambda row: order[row.pop("pk")])
     base = reverse("api:card-search")
+    links = _card_links_maker(request)
 
     def link(n: int) -> str:
-        return request.build_absolute_uri(f"{base}?{_encode(text, n, size)}")
+        return _absolute(request, f"{base}?{_encode(text, n, size)}")
 
-    results = []
-    for row in page.object_list:
-        score = row.pop("wardrobe_score")
-        row["wardrobe_score"] = None if score is None else str(score)
-        row["def"] = row.pop("defense")
-        row["url"] = request.build_absolute_uri(reverse("api:card-breakdown", args=[row["token"]]))
-        results.append(row)
     return _json(
         {
+            "object": "list",
             "query": text,
+            "described": describe(query),
             "count": paginator.count,
             "page": number,
             "pages": paginator.num_pages,
             "next": link(number + 1) if page.has_next() else None,
             "previous": link(number - 1) if page.has_previous() else None,
-            "results": results,
+            "results": [_card_summary(links, row) for row in ordered],
         },
     )
 
@@ -133,3 +289,54 @@ def _encode(text: str, page: int, size: int) -> str:
     if size != ApiSearchForm.PAGE_SIZE:
         params["page_size"] = size
     return urlencode(params)
+
+
+# ---------------------------------------------------------------------------
+# Bulk data
+
+
+def bulk_cards(request: HttpRequest) -> HttpResponse:
+    """The whole collection in the import schema, streamed from the file of its version.
+
+    A client that already holds this version (If-None-Match) gets a 304 before anything
+    is read from disk or written to it.
+    """
+    if request.method not in SAFE_METHODS:
+        response = error_response(
+            405,
+            "method_not_allowed",
+            _("The API only reads: use GET (or HEAD), not %(method)s.")
+            % {"method": request.method},
+        )
+        response["Allow"] = ", ".join(SAFE_METHODS)
+        return response
+    etag = bulk.known_etag()
+    if etag is not None:
+        unchanged = get_conditional_response(request, etag=etag)
+        if unchanged is not None:
+            unchanged["Cache-Control"] = BULK_CACHE_CONTROL
+            return unchanged
+    current = bulk.current_file()
+    headers = {
+        "ETag": current.etag,
+        "Last-Modified": http_date(current.modified),
+        "Cache-Control": BULK_CACHE_CONTROL,
+        "Content-Length": str(current.size),
+    }
+    unchanged = get_conditional_response(
+        request, etag=current.etag, last_modified=int(current.modified)
+    )
+    if unchanged is not None:
+        response: HttpResponse = unchanged
+    elif request.method == "HEAD":
+        response = HttpResponse(content_type="application/json")
+    else:
+        response = FileResponse(
+            open(current.path, "rb"),  # noqa: SIM115 (FileResponse closes it)
+            content_type="application/json",
+        )
+    for name, value in headers.items():
+        if name == "Content-Length" and response.status_code == 304:
+            continue
+        response[name] = value
+    return response

@@ -13,19 +13,25 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from cards.forms import TokenField
+from cards.forms import parse_token
+from cards.models import Card
 from core.labels import label
-from engine.types import CardSpec, Slot
+from engine.types import CardSpec, Rarity, Role, Skill, Slot
 
-from .query import Query, QueryError, parse
+from .query import DEFAULT_SORT, MAX_LENGTH, SORTS, Query, QueryError, parse, with_sort
 from .whatif import MAX_BURNED, MAX_RANK, PARAMS, SLOTS, UNSET, Catalogue, WhatIf
 
 __all__ = [
+    "AdvancedSearchForm",
     "ApiSearchForm",
     "CardListForm",
+    "CardRefField",
     "CompareForm",
+    "RandomCardForm",
+    "SiteSearchForm",
     "WhatIfForm",
     "first_error",
     "message_of",
@@ -57,17 +63,31 @@ class BoundedIntegerField(forms.IntegerField):
 
 
 class QueryField(forms.CharField):
-    """A search in the card query language, cleaned into a parsed ``Query``."""
+    """A search in the card query language, cleaned into a parsed ``Query``.
+
+    A refusal keeps the parser's `QueryError` on the field (``query_error``: its position
+    and length), so the page can point at the faulty characters.
+    """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(required=False, strip=False, **kwargs)
+        self.query_error: QueryError | None = None
 
     def clean(self, value: Any) -> Query:
         text = super().clean(value)
         try:
             return parse(text)
         except QueryError as error:
+            self.query_error = error
+            # No params: the message quotes what was typed, which may hold a "%".
             raise ValidationError(error.message, code=error.code) from None
+
+
+def query_error(form: forms.Form, name: str = "q") -> QueryError | None:
+    """The parser's refusal behind ``form``'s error on ``name`` (after validation)."""
+    form.is_valid()
+    field = form.fields.get(name)
+    return getattr(field, "query_error", None)
 
 
 def first_error(form: forms.Form) -> ValidationError | None:
@@ -88,16 +108,58 @@ def message_of(error: ValidationError) -> str:
 # The card list and the API's search
 
 
+DISPLAYS = ("grid", "checklist", "text")
+
+
 class CardListForm(forms.Form):
-    """``?q=<query>&page=<n>``: a page number that is not one shows the first page."""
+    """``?q=<query>&page=<n>&display=grid|checklist|text``, and the sort controls'
+    ``sort=<key>&dir=asc|desc``, which the list writes into ``q`` and redirects.
+
+    A page number or display that is not one shows the first page, as a grid.
+    """
 
     q = QueryField()
     page = forms.IntegerField(required=False, min_value=1)
+    display = forms.ChoiceField(required=False, choices=[(d, d) for d in DISPLAYS])
+    sort = forms.ChoiceField(required=False, choices=[(k, k) for k in SORTS])
+    dir = forms.ChoiceField(required=False, choices=[("asc", "asc"), ("desc", "desc")])
 
     def page_number(self) -> int:
         if self.is_bound and not self.has_error("page"):
             return self.cleaned_data.get("page") or 1
         return 1
+
+    def display_mode(self) -> str:
+        if self.is_bound and not self.has_error("display"):
+            return self.cleaned_data.get("display") or DISPLAYS[0]
+        return DISPLAYS[0]
+
+    def sorted_query(self) -> str | None:
+        """The query text with the sort controls' choice written in (None: none asked)."""
+        if not self.is_bound or "sort" not in self.data or self.has_error("sort"):
+            return None
+        if self.has_error("dir"):
+            return None
+        key = self.cleaned_data.get("sort") or DEFAULT_SORT.lstrip("-")
+        descending = (self.cleaned_data.get("dir") or "desc") == "desc"
+        return with_sort(str(self.data.get("q", "")), f"-{key}" if descending else key)
+
+
+class RandomCardForm(forms.Form):
+    """``/cards/random/?q=<query>``: a random card among those the query finds."""
+
+    q = QueryField()
+
+
+class SiteSearchForm(forms.Form):
+    """The header's search box: ``?q=`` searches cards and wiki pages together."""
+
+    q = forms.CharField(required=False, max_length=MAX_LENGTH, strip=True)
+
+    def text(self) -> str:
+        if self.is_valid():
+            return self.cleaned_data["q"]
+        return str(self.data.get("q", ""))[:MAX_LENGTH].strip()
 
 
 class ApiSearchForm(forms.Form):
@@ -136,18 +198,236 @@ class ApiSearchForm(forms.Form):
 # Compare
 
 
-class CompareForm(forms.Form):
-    """``?a=<token>&b=<token>`` (``#42`` works too)."""
+class CardRefField(forms.CharField):
+    """A card by token (``42``, ``#42``) or by name (``Tango #42``, any case), cleaned to
+    its token. A name several cards share is refused with their tokens to choose from."""
 
-    a = TokenField(label=_("First card (token)"))
-    b = TokenField(label=_("Second card (token)"))
+    MAX_NAMED = 6
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=100, **kwargs)
+
+    def clean(self, value: Any) -> int | None:
+        text = super().clean(value)
+        if not text:
+            return None
+        token = parse_token(text)
+        if token is not None:
+            if not Card.objects.filter(token=token).exists():
+                raise ValidationError(
+                    _("There is no card #%(token)s."), code="not_found", params={"token": token}
+                )
+            return token
+        if text.lstrip().startswith("#"):
+            raise ValidationError(
+                _("“%(value)s” is not a card token (a whole number)."),
+                code="invalid",
+                params={"value": text[:20]},
+            )
+        named = list(
+            Card.objects.filter(name__iexact=text)
+            .order_by("token")
+            .values_list("token", "name")[: self.MAX_NAMED + 1]
+        )
+        if not named:
+            named = list(
+                Card.objects.filter(name__istartswith=text)
+                .order_by("token")
+                .values_list("token", "name")[: self.MAX_NAMED + 1]
+            )
+        if len(named) == 1:
+            return named[0][0]
+        if not named:
+            raise ValidationError(
+                _("No card is called “%(name)s”: give its token or its full name."),
+                code="not_found",
+                params={"name": text[:100]},
+            )
+        shown = ", ".join(f"{name} (#{token})" for token, name in named[: self.MAX_NAMED])
+        raise ValidationError(
+            _(
+                "Several cards are called “%(name)s”: %(cards)s. Give the token of the one you mean."
+            ),
+            code="ambiguous",
+            params={
+                "name": text[:100],
+                "cards": shown + ("…" if len(named) > self.MAX_NAMED else ""),
+            },
+        )
+
+
+class CompareForm(forms.Form):
+    """``?a=<card>&b=<card>``: each a token (``42``, ``#42``) or a card's name."""
+
+    a = CardRefField(label=_("First card (token or name)"))
+    b = CardRefField(label=_("Second card (token or name)"))
 
     @classmethod
     def from_request(cls, params: Mapping[str, str]) -> CompareForm:
         """Bound when the address asks for a comparison, unbound (the empty form) otherwise."""
-        if any((params.get(key) or "").strip() for key in ("a", "b")):
+        if all((params.get(key) or "").strip() for key in ("a", "b")):
             return cls(params)
         return cls(initial={key: params.get(key, "") for key in ("a", "b")})
+
+
+# ---------------------------------------------------------------------------
+# The advanced search: a form that writes the query
+
+
+ANY = ""
+
+
+def _bounded(label: object, high: int = 10**9 - 1) -> BoundedIntegerField:
+    return BoundedIntegerField(
+        label=label,
+        min_value=0,
+        max_value=high,
+        message=_("Give a whole number from %(low)s to %(high)s, or leave it empty."),
+    )
+
+
+class AdvancedSearchForm(forms.Form):
+    """Every part of the search language as form fields; ``query()`` writes the search.
+
+    The list's address stays the one truth: a sent form redirects to ``/cards/?q=…``.
+    """
+
+    # (query field, label) of the numbers with a "from" and a "to" box.
+    NUMBERS: tuple[tuple[str, object], ...] = (
+        ("nrg", _("Energy cost (NRG)")),
+        ("atk", _("ATK")),
+        ("hp", _("HP")),
+        ("def", _("DEF")),
+        ("ability", _("Ability value")),
+        ("rank", _("GetGems rank")),
+        ("burned", _("Burned stickers")),
+        ("score", _("Wardrobe score")),
+    )
+    FACTS: tuple[tuple[str, object], ...] = (
+        ("legendary-skill", _("Has an active skill")),
+        ("combo", _("Wears a complete combo")),
+        ("god", _("Wears a god attribute")),
+        ("premium", _("Wears a premium skin")),
+    )
+    TRI = (("", _("either")), ("yes", _("yes")), ("no", _("no")))
+
+    name = forms.CharField(label=_("Card name"), required=False, max_length=100)
+    attribute = forms.CharField(label=_("Equipped attribute"), required=False, max_length=100)
+    slot = forms.ChoiceField(label=_("In the slot"), required=False)
+    rarity = forms.MultipleChoiceField(
+        label=_("Rarity"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    role = forms.MultipleChoiceField(
+        label=_("Role"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    skill = forms.MultipleChoiceField(
+        label=_("Skill affinity"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    starter = forms.ChoiceField(
+        label=_("Starter (Free) cards"),
+        required=False,
+        choices=(("", _("leave out")), ("include", _("include")), ("only", _("only these"))),
+    )
+    supply = _bounded(_("An equipped attribute with supply at most"))
+    has_rank = forms.ChoiceField(label=_("Has a GetGems rank"), required=False, choices=TRI)
+    order = forms.ChoiceField(label=_("Sort by"), required=False)
+    direction = forms.ChoiceField(
+        label=_("Direction"),
+        required=False,
+        choices=(("desc", _("highest first")), ("asc", _("lowest first"))),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slot"].choices = [("", _("any slot"))] + [
+            (slot.value, capfirst(label(slot))) for slot in Slot
+        ]
+        self.fields["rarity"].choices = [(r.value, label(r)) for r in Rarity]
+        self.fields["role"].choices = [(r.value, label(r)) for r in Role]
+        self.fields["skill"].choices = [(s.value, label(s)) for s in Skill]
+        self.fields["order"].choices = [(key, capfirst(str(name))) for key, name in SORTS.items()]
+        for key, text in self.NUMBERS:
+            high = 10**9 - 1
+            if key == "score":
+                self.fields[f"{key}_min"] = forms.DecimalField(
+                    label=text, required=False, min_value=0, max_value=10**9, decimal_places=1
+                )
+                self.fields[f"{key}_max"] = forms.DecimalField(
+                    label=text, required=False, min_value=0, max_value=10**9, decimal_places=1
+                )
+            else:
+                self.fields[f"{key}_min"] = _bounded(text, high)
+                self.fields[f"{key}_max"] = _bounded(text, high)
+        for key, text in self.FACTS:
+            self.fields[f"is_{key}"] = forms.ChoiceField(
+                label=text, required=False, choices=self.TRI
+            )
+
+    @classmethod
+    def multiple_choices(cls) -> tuple[str, ...]:
+        """The fields that carry several values (for the page cache's key)."""
+        return tuple(
+            name
+            for name, field in cls().fields.items()
+            if isinstance(field, forms.MultipleChoiceField)
+        )
+
+    @property
+    def asked(self) -> bool:
+        """The address carries the form's fields (it was sent)."""
+        return self.is_bound and any(name in self.data for name in self.fields)
+
+    def number_rows(self) -> list[tuple[str, object, forms.BoundField, forms.BoundField]]:
+        return [(key, text, self[f"{key}_min"], self[f"{key}_max"]) for key, text in self.NUMBERS]
+
+    def fact_fields(self) -> list[forms.BoundField]:
+        return [self[f"is_{key}"] for key, _text in self.FACTS]
+
+    def query(self) -> str:
+        """The search the form describes, in the search language (valid forms only)."""
+        data = self.cleaned_data
+        parts: list[str] = []
+        if data.get("name"):
+            parts.append(f"name:{_quoted(data['name'])}")
+        if data.get("attribute"):
+            parts.append(f"{data.get('slot') or 'attr'}:{_quoted(data['attribute'])}")
+        for key, field_name in (("rarity", "r"), ("role", "role"), ("skill", "s")):
+            chosen = data.get(key) or []
+            if chosen:
+                alternatives = " or ".join(f"{field_name}:{value}" for value in chosen)
+                parts.append(f"({alternatives})" if len(chosen) > 1 else alternatives)
+        if data.get("starter") == "include":
+            parts.append("(is:starter or not:starter)")
+        elif data.get("starter") == "only":
+            parts.append("is:starter")
+        for key, _text in self.NUMBERS:
+            low, high = data.get(f"{key}_min"), data.get(f"{key}_max")
+            if low is not None and low == high:
+                parts.append(f"{key}={low}")
+                continue
+            if low is not None:
+                parts.append(f"{key}>={low}")
+            if high is not None:
+                parts.append(f"{key}<={high}")
+        if data.get("supply") is not None:
+            parts.append(f"supply<={data['supply']}")
+        if data.get("has_rank"):
+            parts.append("has:rank" if data["has_rank"] == "yes" else "-has:rank")
+        for key, _text in self.FACTS:
+            answer = data.get(f"is_{key}")
+            if answer:
+                parts.append(f"is:{key}" if answer == "yes" else f"not:{key}")
+        order = data.get("order") or DEFAULT_SORT.lstrip("-")
+        sort = order if data.get("direction") == "asc" else f"-{order}"
+        return with_sort(" ".join(parts), sort)
+
+
+def _quoted(text: str) -> str:
+    """A value as the search language reads it: in quotes unless it is one plain word."""
+    cleaned = " ".join(text.replace('"', " ").split())
+    if cleaned and all(ch.isalnum() for ch in cleaned):
+        return cleaned
+    return f'"{cleaned}"'
 
 
 # ---------------------------------------------------------------------------

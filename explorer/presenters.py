@@ -14,15 +14,15 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from cards.models import Card
-from cards.selectors import CollectionStats, collection_stats
 from cards.specs import card_spec
 from core import versions
 from core.labels import label, label_of, rule_label, template_label
 from engine.derive import derive
-from engine.rarity import paths_to, tier_of
+from engine.rarity import format_score, paths_to, tier_of
 from engine.types import (
     AttributeKind,
     Breakdown,
@@ -40,9 +40,16 @@ from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 from . import narration
 from .art import CardArt, card_art
 from .charts import BarChart, bar_chart
-from .forms import CardListForm, CompareForm, WhatIfForm
-from .query import SORTS, Query, describe, describe_sort
-from .selectors import SUPPLY_BUCKETS, page_of_cards, rarest_attributes, search_cards
+from .forms import AdvancedSearchForm, CardListForm, CompareForm, WhatIfForm, query_error
+from .query import SORTS, Query, QueryError, describe, describe_sort, is_card_syntax, parse
+from .selectors import (
+    SUPPLY_BUCKETS,
+    count_searches,
+    neighbours,
+    page_of_cards,
+    rarest_attributes,
+    search_cards,
+)
 from .selectors import supply_distribution as supply_counts
 from .whatif import SLOTS, Catalogue, Suggestion, apply, changed_fields, suggestions
 
@@ -150,6 +157,7 @@ class EquippedRow:
     tier_label: str
     kind: str
     kind_label: str  # empty for a normal attribute (no badge)
+    search_url: str = ""  # the cards equipping it in this slot
 
 
 def _step(step: TraceStep) -> Step:
@@ -299,6 +307,7 @@ def undercharge_rows(breakdown: Breakdown) -> list[UnderchargeRow]:
 
 def equipped_rows(card: CardSpec) -> list[EquippedRow]:
     rows = []
+    list_url = reverse("explorer:card-list")
     for slot in Slot:
         attribute = card.attribute(slot)
         tier = tier_of(attribute.supply)
@@ -312,6 +321,9 @@ def equipped_rows(card: CardSpec) -> list[EquippedRow]:
                 tier_label=label(tier),
                 kind=attribute.kind.value,
                 kind_label="" if attribute.kind is AttributeKind.NORMAL else label(attribute.kind),
+                search_url=(
+                    f"{list_url}?" + urlencode({"q": attribute_query(slot.value, attribute.name)})
+                ),
             )
         )
     return rows
@@ -378,10 +390,39 @@ class CardPage:
     undercharge_rows: list[UnderchargeRow]
     wiki: dict[str, str]
     catalogue_version: str
+    links: CardLinks
 
     @property
     def status(self) -> int:
         return 400 if self.form.errors else 200
+
+
+@dataclass(frozen=True, slots=True)
+class CardLinks:
+    """Where a card page leads: its neighbours, a random card, its JSON, a comparison."""
+
+    previous_url: str
+    next_url: str
+    previous_token: int | None
+    next_token: int | None
+    random_url: str
+    json_url: str
+    compare_url: str
+    picture_url: str
+
+
+def card_links(token: int) -> CardLinks:
+    previous, following = neighbours(token)
+    return CardLinks(
+        previous_url=reverse("explorer:card-detail", args=[previous]) if previous else "",
+        next_url=reverse("explorer:card-detail", args=[following]) if following else "",
+        previous_token=previous,
+        next_token=following,
+        random_url=reverse("explorer:random-card"),
+        json_url=reverse("api:card-breakdown", args=[token]),
+        compare_url=f"{reverse('explorer:compare')}?{urlencode({'a': token})}",
+        picture_url=reverse("explorer:card-picture", args=[token]),
+    )
 
 
 _SKILL_SUMMARY = ("skill.role_default", "skill.affinity", "skill.active")
@@ -466,45 +507,333 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
         undercharge_rows=undercharge_rows(breakdown),
         wiki={key: rule_url(key) for key in (*RULE_SECTIONS, *TOPIC_SECTIONS)},
         catalogue_version=versions.current("cards"),
+        links=card_links(card.token),
     )
+
+
+# ---------------------------------------------------------------------------
+# Card rows: one card as every list shows it (grid tile, checklist row, text block)
+
+
+@dataclass(frozen=True, slots=True)
+class CardRow:
+    token: int
+    title: str
+    url: str
+    picture_url: str
+    rarity: str
+    rarity_label: str
+    role_label: str
+    affinity_label: str
+    active_label: str  # empty without an active skill
+    energy: int
+    atk: int
+    hp: int
+    def_: int
+    ability: int
+    rank: int | None
+    burned: int
+    score: object
+    starter: bool
+    attributes: tuple[tuple[str, str], ...]  # (slot label, attribute name)
+
+
+def card_title(name: str, token: int) -> str:
+    """A card's name with its token, once ("Sprocket #23"; demo names carry it already)."""
+    suffix = f"#{token}"
+    return name if name.endswith(suffix) else f"{name} {suffix}"
+
+
+def card_row(card: Card) -> CardRow:
+    """A card with its equipped attributes joined (``page_of_cards``) as a list row."""
+    return CardRow(
+        token=card.token,
+        title=card_title(card.name, card.token),
+        url=reverse("explorer:card-detail", args=[card.token]),
+        picture_url=reverse("explorer:card-picture", args=[card.token]),
+        rarity=card.rarity,
+        rarity_label=label_of(Rarity, card.rarity),
+        role_label=label_of(Role, card.role),
+        affinity_label=label_of(Skill, card.skill_affinity),
+        active_label=label_of(Skill, card.active_skill) if card.active_skill else "",
+        energy=card.energy_cost,
+        atk=card.atk,
+        hp=card.hp,
+        def_=card.defense,
+        ability=card.ability,
+        rank=card.getgems_rank,
+        burned=card.burned_stickers,
+        score=card.wardrobe_score,
+        starter=card.starter,
+        attributes=tuple((label(slot), getattr(card, slot.value).name) for slot in Slot),
+    )
+
+
+def card_rows(queryset: Any, limit: int) -> list[CardRow]:
+    """The first ``limit`` cards of a search as rows (two queries: ids, then the cards)."""
+    ids = list(queryset.values_list("pk", flat=True)[:limit])
+    return [card_row(card) for card in page_of_cards(ids)]
 
 
 # ---------------------------------------------------------------------------
 # The card list
 
 
+PAGE_SIZES = {"grid": CARD_LIST_PAGE_SIZE, "checklist": 60, "text": CARD_LIST_PAGE_SIZE}
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str
+    label: str
+    selected: bool
+    url: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class QueryProblem:
+    """A refused search, with the faulty characters picked out."""
+
+    message: str
+    before: str
+    marked: str
+    after: str
+
+
 @dataclass(frozen=True, slots=True)
 class CardListPage:
     q: str
-    error: str
+    error: QueryProblem | None
+    display: str = "grid"
     page: Page | None = None
-    cards: list[Card] = field(default_factory=list)
+    cards: list[CardRow] = field(default_factory=list)
     described: list[str] = field(default_factory=list)
     sort_described: str = ""
     elided: list[object] = field(default_factory=list)
-    sorts: dict[str, object] = field(default_factory=lambda: SORTS)
+    displays: list[Choice] = field(default_factory=list)
+    sorts: list[Choice] = field(default_factory=list)
+    descending: bool = True
+    starters_hidden: bool = True
+    page_query: str = ""  # the query string of this list without its page number
+    random_url: str = ""
+    api_url: str = ""
 
     @property
     def status(self) -> int:
         return 400 if self.error else 200
 
 
+def query_problem(text: str, error: QueryError | None, message: str) -> QueryProblem:
+    """The refusal's message and the typed text cut around the faulty characters."""
+    if error is None or error.position is None or error.code == "too_long":
+        return QueryProblem(message, "", "", "")  # nothing to point at (or all of it)
+    start = min(error.position, len(text))
+    end = min(len(text), start + error.length)
+    marked = text[start:end] or " "
+    return QueryProblem(message, text[:start], marked, text[end:])
+
+
+def list_query(q: str, display: str = "grid", page: int | None = None) -> str:
+    """The card list's query string for a search, a display and a page (defaults left out)."""
+    params: dict[str, object] = {}
+    if q:
+        params["q"] = q
+    if display != "grid":
+        params["display"] = display
+    if page and page > 1:
+        params["page"] = page
+    return urlencode(params)
+
+
 def card_list_page(form: CardListForm) -> CardListPage:
     """One page of the cards a search finds, and the search in words."""
     text = str(form.data.get("q", ""))
+    display = form.display_mode()
+    list_url = reverse("explorer:card-list")
+    displays = [
+        Choice(
+            mode,
+            str(name),
+            mode == display,
+            f"{list_url}?{list_query(text, mode)}".rstrip("?"),
+        )
+        for mode, name in (
+            ("grid", _("Grid")),
+            ("checklist", _("Checklist")),
+            ("text", _("Text")),
+        )
+    ]
     if form.has_error("q"):
-        return CardListPage(q=text, error=" ".join(form.errors["q"]))
+        message = " ".join(form.errors["q"])
+        return CardListPage(
+            q=text,
+            error=query_problem(text, query_error(form), message),
+            display=display,
+            displays=displays,
+        )
     query: Query = form.cleaned_data["q"]
-    paginator = Paginator(search_cards(query).values_list("pk", flat=True), CARD_LIST_PAGE_SIZE)
+    size = PAGE_SIZES[display]
+    paginator = Paginator(search_cards(query).values_list("pk", flat=True), size)
     page = paginator.get_page(form.page_number())
+    key = query.sort.lstrip("-")
     return CardListPage(
         q=text,
-        error="",
+        error=None,
+        display=display,
         page=page,
-        cards=page_of_cards(list(page.object_list)),
+        cards=[card_row(card) for card in page_of_cards(list(page.object_list))],
         described=describe(query),
         sort_described=describe_sort(query),
         elided=list(paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1)),
+        displays=displays,
+        sorts=[Choice(k, capfirst(str(name)), k == key) for k, name in SORTS.items()],
+        descending=query.sort.startswith("-"),
+        starters_hidden=not query.wants_free_cards,
+        page_query=list_query(text, display),
+        random_url=f"{reverse('explorer:random-card')}?{list_query(text)}".rstrip("?"),
+        api_url=f"{reverse('api:card-search')}?{list_query(text)}".rstrip("?"),
+    )
+
+
+# ---------------------------------------------------------------------------
+# The advanced search
+
+
+@dataclass(frozen=True, slots=True)
+class AdvancedSearchPage:
+    form: AdvancedSearchForm
+    errors: list[str]
+
+    @property
+    def status(self) -> int:
+        return 400 if self.errors else 200
+
+
+def advanced_search_page(form: AdvancedSearchForm) -> AdvancedSearchPage:
+    errors = []
+    if form.asked and not form.is_valid():
+        for name, messages in form.errors.items():
+            field_label = form.fields[name].label if name in form.fields else ""
+            errors.extend(f"{field_label}: {m}" if field_label else m for m in messages)
+    return AdvancedSearchPage(form, errors)
+
+
+# ---------------------------------------------------------------------------
+# The header's search: cards and wiki pages together
+
+
+@dataclass(frozen=True, slots=True)
+class WikiHit:
+    title: str
+    url: str
+    summary: str
+    other_language: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSearchPage:
+    q: str
+    cards_first: bool
+    card_error: QueryProblem | None = None
+    cards: list[CardRow] = field(default_factory=list)
+    card_count: int = 0
+    cards_url: str = ""
+    described: list[str] = field(default_factory=list)
+    wiki: list[WikiHit] = field(default_factory=list)
+    wiki_count: int = 0
+    wiki_url: str = ""
+    searched: bool = False
+
+
+SITE_SEARCH_CARDS = 8
+SITE_SEARCH_PAGES = 8
+
+
+def site_search_page(text: str, lang: str) -> SiteSearchPage:
+    """The cards and the wiki pages a text finds, cards first when it is a card query."""
+    from wiki import search as wiki_search
+    from wiki.selectors import localized, published_pages
+
+    text = text.strip()
+    if not text:
+        return SiteSearchPage(q="", cards_first=False)
+    cards_first = is_card_syntax(text)
+    cards_url = f"{reverse('explorer:card-list')}?{urlencode({'q': text})}"
+    wiki_url = f"{reverse('wiki:search')}?{urlencode({'q': text})}"
+    card_error = None
+    rows: list[CardRow] = []
+    count = 0
+    described: list[str] = []
+    try:
+        query = parse(text)
+    except QueryError as error:
+        card_error = query_problem(text, error, error.message)
+    else:
+        found = search_cards(query)
+        count = found.count()
+        rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
+        described = describe(query)
+    hits = wiki_search.search_pages(text) if wiki_search.query_terms(text) else []
+    pages = published_pages().in_bulk([h.page_id for h in hits]) if hits else {}
+    hits = [h for h in hits if h.page_id in pages]
+    wiki = []
+    for hit in hits[:SITE_SEARCH_PAGES]:
+        page = pages[hit.page_id]
+        title = localized(page, "title", lang)
+        wiki.append(
+            WikiHit(
+                title=title.value,
+                url=reverse("wiki:page", args=[page.slug]),
+                summary=localized(page, "summary", lang).value,
+                other_language=lang not in hit.langs,
+            )
+        )
+    if not cards_first and not hits and count:
+        cards_first = True  # plain words that name cards but no page
+    return SiteSearchPage(
+        q=text,
+        cards_first=cards_first,
+        card_error=card_error,
+        cards=rows,
+        card_count=count,
+        cards_url=cards_url,
+        described=described,
+        wiki=wiki,
+        wiki_count=len(hits),
+        wiki_url=wiki_url,
+        searched=True,
+    )
+
+
+# ---------------------------------------------------------------------------
+# The home page
+
+
+@dataclass(frozen=True, slots=True)
+class HomePage:
+    total: int
+    rarest: list[CardRow]
+    newest_legendary: list[CardRow]
+    examples: list[tuple[str, str]]  # (query, list URL)
+
+
+HOME_EXAMPLES = (
+    "r:legendary s:arcane",
+    "is:combo",
+    "r:epic or r:legendary -has:rank",
+    "Mitten",
+    "undercharged:3 sort:-atk",
+)
+
+
+def home_page() -> HomePage:
+    """What a collector lands on: the search, a random card and a few featured cards."""
+    list_url = reverse("explorer:card-list")
+    return HomePage(
+        total=Card.objects.count(),
+        rarest=card_rows(search_cards(parse("sort:-score")), 3),
+        newest_legendary=card_rows(search_cards(parse("r:legendary sort:-token")), 3),
+        examples=[(q, f"{list_url}?{urlencode({'q': q})}") for q in HOME_EXAMPLES],
     )
 
 
@@ -513,13 +842,31 @@ def card_list_page(form: CardListForm) -> CardListPage:
 
 
 @dataclass(frozen=True, slots=True)
-class CompareColumn:
+class CompareRow:
+    label: str
+    a: str
+    b: str
+    differs: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CompareSection:
+    title: str
+    rows: list[CompareRow]
+
+    @property
+    def differences(self) -> int:
+        return sum(row.differs for row in self.rows)
+
+
+@dataclass(frozen=True, slots=True)
+class CompareCard:
     card: CardSpec
-    breakdown: Breakdown
+    title: str
+    url: str
+    art: CardArt
+    rarity: str
     answer: str
-    rules: list[RuleRow]
-    effects: list[EffectRow]
-    equipped: list[EquippedRow]
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,46 +874,127 @@ class ComparePage:
     a: str
     b: str
     errors: list[str]
-    columns: list[CompareColumn]
+    cards: list[CompareCard]
+    sections: list[CompareSection]
     asked: bool
+    swap_url: str = ""
+    differences: int = 0
 
     @property
     def status(self) -> int:
         return 400 if self.errors else 200
 
 
+def _row(name: object, a: object, b: object) -> CompareRow:
+    shown_a = "—" if a in (None, "") else str(a)
+    shown_b = "—" if b in (None, "") else str(b)
+    return CompareRow(str(name), shown_a, shown_b, shown_a != shown_b)
+
+
+def _effect_text(row: EffectRow) -> str:
+    return f"{row.kind} {row.value}" if row.kind else ""
+
+
+def compare_sections(
+    a: CardSpec, b: CardSpec, da: Breakdown, db: Breakdown
+) -> list[CompareSection]:
+    """Two cards fact by fact, each row marked when they differ."""
+
+    def facts(card: CardSpec, d: Breakdown) -> list[object]:
+        return [
+            label(d.rarity),
+            label(d.role),
+            label(d.skill_affinity),
+            label(d.active_skill),
+            d.energy_cost,
+            d.stats.atk,
+            d.stats.hp,
+            d.stats.def_,
+            d.stats.ability,
+            format_score(d.wardrobe_score) if d.wardrobe_score is not None else "",
+            f"#{card.getgems_rank}" if card.getgems_rank else _("none"),
+            card.burned_stickers,
+            template_label(d.template),
+        ]
+
+    names = [
+        _("Rarity"),
+        _("Role"),
+        _("Skill affinity"),
+        _("Active skill"),
+        _("Energy cost (NRG)"),
+        "ATK",
+        "HP",
+        "DEF",
+        _("Ability value"),
+        _("Wardrobe score"),
+        _("GetGems rank"),
+        _("Burned stickers"),
+        _("Template"),
+    ]
+    summary = [_row(n, x, y) for n, x, y in zip(names, facts(a, da), facts(b, db), strict=True)]
+    rules_a = {r.key: label(r.rarity) for r in da.rules}
+    rules_b = {r.key: label(r.rarity) for r in db.rules}
+    keys = [*rules_a, *(key for key in rules_b if key not in rules_a)]
+    rules = [_row(rule_label(key), rules_a.get(key), rules_b.get(key)) for key in keys]
+    equipped = []
+    for slot in Slot:
+        x, y = a.attribute(slot), b.attribute(slot)
+        equipped.append(
+            _row(capfirst(label(slot)), f"{x.name} ({x.supply})", f"{y.name} ({y.supply})")
+        )
+    effects = [
+        _row(ra.slot, _effect_text(ra), _effect_text(rb))
+        for ra, rb in zip(effect_rows(da), effect_rows(db), strict=True)
+    ]
+    return [
+        CompareSection(_("The card"), summary),
+        CompareSection(_("Rarity rules"), rules),
+        CompareSection(_("Equipped"), equipped),
+        CompareSection(_("Effects"), effects),
+    ]
+
+
 def compare_page(form: CompareForm) -> ComparePage:
-    """Two cards side by side, or why they cannot be."""
+    """Two cards side by side, differences marked, or why they cannot be."""
     typed = {key: str(form[key].value() or "").strip() for key in ("a", "b")}
     if not form.is_bound:
-        return ComparePage(typed["a"], typed["b"], [], [], asked=False)
+        return ComparePage(typed["a"], typed["b"], [], [], [], asked=False)
     errors: list[str] = []
-    specs: list[CardSpec] = []
     for key in ("a", "b"):
-        if form.has_error(key):
-            errors.extend(form.errors[key])
-            continue
-        token = form.cleaned_data[key]
-        try:
-            specs.append(card_spec(token))
-        except Card.DoesNotExist:
-            errors.append(_("There is no card #%(token)s.") % {"token": token})
+        errors.extend(form.errors.get(key, []))
     if errors:
-        return ComparePage(typed["a"], typed["b"], errors, [], asked=True)
-    columns = []
-    for spec in specs:
-        breakdown = derive(spec)
-        columns.append(
-            CompareColumn(
-                card=spec,
-                breakdown=breakdown,
-                answer=narration.one_line_answer(breakdown),
-                rules=rule_rows(breakdown, {}),
-                effects=effect_rows(breakdown),
-                equipped=equipped_rows(spec),
-            )
+        return ComparePage(typed["a"], typed["b"], errors, [], [], asked=True)
+    specs = [card_spec(form.cleaned_data[key]) for key in ("a", "b")]
+    breakdowns = [derive(spec) for spec in specs]
+    cards = [
+        CompareCard(
+            card=spec,
+            title=card_title(spec.name, spec.token),
+            url=reverse("explorer:card-detail", args=[spec.token]),
+            art=card_art(
+                spec.token,
+                spec.name,
+                d.rarity.value,
+                {slot.value: spec.attribute(slot).name for slot in Slot},
+            ),
+            rarity=d.rarity.value,
+            answer=narration.one_line_answer(d),
         )
-    return ComparePage(typed["a"], typed["b"], [], columns, asked=True)
+        for spec, d in zip(specs, breakdowns, strict=True)
+    ]
+    swap = urlencode({"a": specs[1].token, "b": specs[0].token})
+    sections = compare_sections(specs[0], specs[1], *breakdowns)
+    return ComparePage(
+        typed["a"],
+        typed["b"],
+        [],
+        cards,
+        sections,
+        asked=True,
+        swap_url=f"{reverse('explorer:compare')}?{swap}",
+        differences=sum(section.differences for section in sections),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -575,70 +1003,115 @@ def compare_page(form: CompareForm) -> ComparePage:
 
 @dataclass(frozen=True, slots=True)
 class StatisticsPage:
-    stats: CollectionStats
+    total: int
+    catalogue: int
+    starters: int
+    starters_url: str
     charts: list[BarChart]
     supply_buckets: list[str]
     supply_rows: list[tuple[str, list[int]]]
     rarest: list[Any]
 
 
-def _bars(
-    enum_cls: type, counts: dict[str, int], field_name: str, list_url: str
-) -> list[tuple[str, int, str, str]]:
+def _bar_queries() -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """Each chart's bars as (label, css class, search): the bar counts what the search finds."""
+    active = [(label(s), s.value, f"active:{s.value}") for s in Skill]
+    active.append((label(None), "none", "active:none"))
     return [
         (
-            label_of(enum_cls, key),
-            value,
-            key,
-            f"{list_url}?{urlencode({'q': f'{field_name}:{key}'})}",
-        )
-        for key, value in counts.items()
+            _("Rarity"),
+            [(label(r), r.value, f"r:{r.value}") for r in Rarity if r is not Rarity.FREE],
+        ),
+        (_("Role"), [(label(r), r.value, f"role:{r.value}") for r in Role]),
+        (_("Skill affinity"), [(label(s), s.value, f"s:{s.value}") for s in Skill]),
+        (_("Active skill"), active),
+        (
+            _("Special attributes and facts"),
+            [
+                (_("a complete combo"), "combo", "is:combo"),
+                (_("a god attribute"), "god", "is:god"),
+                (_("a premium skin"), "premium", "is:premium"),
+                (_("a GetGems rank"), "rank", "has:rank"),
+                (_("burned stickers"), "stickers", "has:stickers"),
+            ],
+        ),
     ]
 
 
 def statistics_page() -> StatisticsPage:
-    """Distributions of the collection, each bar linked to the search it counts."""
-    stats = collection_stats()
+    """Distributions of the collection: every bar counts exactly what its link finds.
+
+    The charts count the main catalogue, as every search does by default: starter (Free)
+    cards are counted apart, with their own link (``is:starter``).
+    """
     list_url = reverse("explorer:card-list")
-
-    def bars(enum_cls: type, counts: dict[str, int], name: str) -> list[tuple[str, int, str, str]]:
-        return _bars(enum_cls, counts, name, list_url)
-
-    active = bars(Skill, stats["by_active_skill"], "active")
-    active.append(
-        (label(None), stats["without_active_skill"], "none", f"{list_url}?q=active%3Anone")
-    )
+    charts_spec = _bar_queries()
+    searches = {"starters": "is:starter", "catalogue": ""}
+    for index, (_title, bars) in enumerate(charts_spec):
+        for position, (_label, _css, q) in enumerate(bars):
+            searches[f"c{index}_{position}"] = q
+    counts = count_searches(searches)
+    charts = []
+    for index, (title, bars) in enumerate(charts_spec):
+        rows = [
+            (
+                name,
+                counts[f"c{index}_{position}"],
+                css,
+                f"{list_url}?{urlencode({'q': q})}",
+            )
+            for position, (name, css, q) in enumerate(bars)
+        ]
+        charts.append(bar_chart(title, rows, of=counts["catalogue"]))
     return StatisticsPage(
-        stats=stats,
-        charts=[
-            bar_chart(_("Rarity (starter cards apart)"), bars(Rarity, stats["by_rarity"], "r")),
-            bar_chart(_("Role"), bars(Role, stats["by_role"], "role")),
-            bar_chart(_("Skill affinity"), bars(Skill, stats["by_skill_affinity"], "s")),
-            bar_chart(_("Active skill"), active),
-        ],
+        total=counts["catalogue"] + counts["starters"],
+        catalogue=counts["catalogue"],
+        starters=counts["starters"],
+        starters_url=f"{list_url}?{urlencode({'q': 'is:starter'})}",
+        charts=charts,
         supply_buckets=[text for _upper, text in SUPPLY_BUCKETS],
-        supply_rows=[(label_of(Slot, slot), counts) for slot, counts in supply_counts().items()],
-        rarest=rarest_attributes(),
+        supply_rows=[(label_of(Slot, slot), counts_) for slot, counts_ in supply_counts().items()],
+        rarest=[
+            (
+                attribute,
+                f"{list_url}?{urlencode({'q': attribute_query(attribute.slot, attribute.name)})}",
+            )
+            for attribute in rarest_attributes()
+        ],
     )
+
+
+def attribute_query(slot: str, name: str) -> str:
+    """The search for the cards equipping this attribute in its slot: ``paw="Qx Mitten"``."""
+    return f'{slot}="{name.replace(chr(34), "")}"'
 
 
 __all__ = [
+    "AdvancedSearchPage",
     "CardListPage",
     "CardPage",
+    "CardRow",
     "ComparePage",
+    "HomePage",
     "Path",
     "RuleRow",
     "Section",
+    "SiteSearchPage",
     "StatisticsPage",
+    "advanced_search_page",
+    "attribute_query",
     "card_list_page",
     "card_page",
+    "card_row",
     "compare_page",
     "context",
     "effect_rows",
     "equipped_rows",
+    "home_page",
     "paths",
     "rule_rows",
     "sections",
+    "site_search_page",
     "skill_rows",
     "stat_rows",
     "statistics_page",

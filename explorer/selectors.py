@@ -2,13 +2,45 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, F, Q, QuerySet
+import random
+from collections.abc import Sequence
 
-from cards.models import RARITY_RANK, Attribute, Card
+from django.db import connections, router
+from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
+
+from cards.models import RARITY_RANK, Attribute, Card, Combo
 from cards.specs import attribute_spec
 
-from .query import SLOT_FIELDS, Query, Term, word_token
+from . import search_index
+from .query import (
+    SLOT_FIELDS,
+    SUPPLY_FIELDS,
+    Node,
+    Not,
+    Or,
+    Query,
+    Term,
+    Word,
+    parse,
+    walk,
+    word_token,
+)
 from .whatif import Catalogue
+
+__all__ = [
+    "SORT_COLUMNS",
+    "attribute_catalogue",
+    "condition",
+    "count_searches",
+    "neighbours",
+    "page_of_cards",
+    "random_card_token",
+    "rarest_attributes",
+    "search_cards",
+    "supply_distribution",
+]
 
 _LOOKUP = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
 
@@ -22,23 +54,31 @@ _COLUMNS = {
     "burned": "burned_stickers",
     "atk": "atk",
     "hp": "hp",
+    "def": "defense",
+    "ability": "ability",
     "score": "wardrobe_score",
     "token": "token",
     "starter": "starter",
 }
 
 # sort key → Card column; ties always break by token.
-_SORT_COLUMNS = {
+SORT_COLUMNS = {
     "rarity": "rarity_rank",
+    "name": "name",
     "token": "token",
     "rank": "getgems_rank",
+    "score": "wardrobe_score",
     "energy": "energy_cost",
     "atk": "atk",
     "hp": "hp",
-    "score": "wardrobe_score",
+    "def": "defense",
+    "ability": "ability",
     "burned": "burned_stickers",
-    "name": "name",
 }
+
+
+def _vendor() -> str:
+    return connections[router.db_for_read(Card)].vendor
 
 
 def _compare(column: str, op: str, value: object) -> Q:
@@ -50,64 +90,260 @@ def _compare(column: str, op: str, value: object) -> Q:
     return Q(**{f"{column}__{_LOOKUP[op]}": value})
 
 
-def _any_slot(**lookup: object) -> Q:
-    """Some equipped attribute matches ``lookup``: one indexed IN (…) per slot, no joins."""
-    matching = Attribute.objects.filter(**lookup).values("id")
-    condition = Q()
-    for slot in SLOT_FIELDS:
-        condition |= Q(**{f"{slot}_id__in": matching.filter(slot=slot)})
+def _cards_equipping(attributes: object, slots: tuple[str, ...] = SLOT_FIELDS) -> Q:
+    """Cards equipping one of ``attributes`` (a subquery of attribute ids) in ``slots``.
+
+    One branch per slot, each answered by that slot's foreign-key index and joined as a
+    UNION of card ids: "id IN (…)" makes the database look the cards up by id instead of
+    reading every card to test four conditions.
+    """
+    branches = [
+        Card.objects.order_by().filter(**{f"{slot}_id__in": attributes}).values("id")
+        for slot in slots
+    ]
+    ids = branches[0].union(*branches[1:]) if len(branches) > 1 else branches[0]
+    return Q(id__in=ids)
+
+
+_NOTHING = Q(pk__in=[])
+
+
+def _attribute_words(texts: search_index.Alternatives, slots: tuple[str, ...] = SLOT_FIELDS) -> Q:
+    """Cards equipping, in ``slots``, an attribute whose name has one of ``texts``' words."""
+    found = search_index.attribute_ids_sql(texts, _vendor())
+    if found is None:
+        return _NOTHING
+    return _cards_equipping(RawSQL(*found), slots)
+
+
+def _name_words(texts: search_index.Alternatives) -> Q:
+    found = search_index.card_ids_sql(texts, _vendor())
+    return _NOTHING if found is None else Q(id__in=RawSQL(*found))
+
+
+def _text_condition(term: Term) -> Q:
+    slots = (term.field,) if term.field in SLOT_FIELDS else SLOT_FIELDS
+    value = str(term.value)
+    if term.field == "name":
+        if term.op == "=":  # the index narrows, the exact comparison decides
+            return _name_words([(value, True)]) & Q(name__iexact=value)
+        return _name_words([(value, True)])
+    if term.op == "=":
+        exact = Attribute.objects.filter(name__iexact=value)
+        if term.field in SLOT_FIELDS:
+            exact = exact.filter(slot=term.field)
+        return _cards_equipping(exact.values("id"), slots)
+    return _attribute_words([(value, True)], slots)
+
+
+def _combo_condition() -> Q:
+    """Cards wearing every attribute of some combo (one query for the combos)."""
+    pairs: dict[int, list[tuple[str, int]]] = {}
+    rows = Combo.attributes.through.objects.values_list(
+        "combo_id", "attribute__slot", "attribute_id"
+    )
+    for combo_id, slot, attribute_id in rows.order_by("combo_id", "attribute_id"):
+        pairs.setdefault(combo_id, []).append((slot, attribute_id))
+    condition = _NOTHING
+    for attributes in pairs.values():
+        condition |= Q(**{f"{slot}_id": attribute_id for slot, attribute_id in attributes})
     return condition
+
+
+def _fact_condition(term: Term) -> Q:
+    fact = term.value
+    if term.field == "has":
+        if fact == "rank":
+            return Q(getgems_rank__isnull=False)
+        return Q(burned_stickers__gte=1)  # stickers
+    if fact == "starter":
+        return Q(starter=True)
+    if fact == "legendary-skill":
+        return Q(active_skill__isnull=False)
+    if fact == "combo":
+        return _combo_condition()
+    return _cards_equipping(Attribute.objects.filter(kind=fact).values("id"))  # god, premium
 
 
 def term_condition(term: Term) -> Q:
     """One parsed term as a database condition."""
+    if term.field in ("is", "has"):
+        return _fact_condition(term)
     if term.field == "rarity":
         return _compare("rarity_rank", term.op, RARITY_RANK[str(term.value)])
-    if term.field in SLOT_FIELDS:
-        matching = Attribute.objects.filter(slot=term.field, name__icontains=term.value)
-        return Q(**{f"{term.field}_id__in": matching.values("id")})
-    if term.field == "attr":
-        return _any_slot(name__icontains=term.value)
-    if term.field == "name":
-        return Q(name__icontains=term.value)
+    if term.field in SLOT_FIELDS or term.field in ("attr", "name"):
+        return _text_condition(term)
     if term.field == "kind":
-        return _any_slot(kind=term.value)
-    if term.field == "supply":
+        return _cards_equipping(Attribute.objects.filter(kind=term.value).values("id"))
+    if term.field == "supply" or term.field in SUPPLY_FIELDS:
+        slots = SLOT_FIELDS if term.field == "supply" else (term.field.removesuffix("_supply"),)
         if term.op == "!=":
-            return ~_any_slot(supply=term.value)
-        return _any_slot(**{f"supply__{_LOOKUP[term.op]}": term.value})
+            return ~_cards_equipping(
+                Attribute.objects.filter(supply=term.value).values("id"), slots
+            )
+        lookup = {f"supply__{_LOOKUP[term.op]}": term.value}
+        return _cards_equipping(Attribute.objects.filter(**lookup).values("id"), slots)
+    if term.field == "undercharged":
+        # With N NRG a card enters undercharged when its cost is above N (RULES.md §6.4).
+        return Q(energy_cost__gt=term.value)
     return _compare(_COLUMNS[term.field], term.op, term.value)
 
 
-def search_cards(query: Query) -> QuerySet[Card]:
-    """Cards matching ``query``, in its sort order (ties by token).
+def words_condition(words: Sequence[Word]) -> Q:
+    """Cards matching any of ``words`` (bare words or phrases): their names in the name
+    index, their attributes in the attribute-name index, a number as a token — one look-up
+    in each index however many words, so ``a or b or c`` costs what one word costs."""
+    texts = [(word.text, word.phrase) for word in words]
+    condition = _name_words(texts) | _attribute_words(texts)
+    tokens = {word_token(w.text) for w in words if not w.phrase} - {None}
+    if tokens:
+        condition |= Q(token__in=sorted(tokens))
+    return condition
 
-    Starter (Free) cards stay out of the listing unless the query asks for them.
+
+def condition(node: Node | None) -> Q:
+    """The whole tree as one condition (an empty query: every card).
+
+    Words side by side under an ``or`` are looked up together, and so are words each
+    under a ``-`` side by side (``-a -b`` is ``-(a or b)``).
     """
-    cards = Card.objects.all()
+    if node is None:
+        return Q()
+    if isinstance(node, Term):
+        return term_condition(node)
+    if isinstance(node, Word):
+        return words_condition([node])
+    if isinstance(node, Not):
+        return ~condition(node.child)
+    if isinstance(node, Or):
+        words = [child for child in node.children if isinstance(child, Word)]
+        rest = [condition(child) for child in node.children if not isinstance(child, Word)]
+        parts = ([words_condition(words)] if words else []) + rest
+        combined = parts[0]
+        for part in parts[1:]:
+            combined |= part
+        return combined
+    left_out = [c.child for c in node.children if isinstance(c, Not) and isinstance(c.child, Word)]
+    rest = [
+        condition(child)
+        for child in node.children
+        if not (isinstance(child, Not) and isinstance(child.child, Word))
+    ]
+    parts = ([~words_condition(left_out)] if left_out else []) + rest
+    combined = parts[0]
+    for part in parts[1:]:
+        combined &= part
+    return combined
+
+
+def condition_of(query: Query) -> Q:
+    """What ``query`` finds, starter cards included."""
+    return condition(query.root)
+
+
+def catalogue_condition(query: Query) -> Q:
+    """What ``query`` finds, starter cards left out unless it asks for them — the one
+    condition behind the list, the API, the statistics and ``search_cards``."""
+    found = condition(query.root)
     if not query.wants_free_cards:
-        cards = cards.filter(starter=False)
-    for term in query.terms:
-        cards = cards.filter(term_condition(term))
-    for word in query.words:
-        condition = Q(name__icontains=word)
-        token = word_token(word)
-        if token is not None:
-            condition |= Q(token=token)
-        cards = cards.filter(condition)
+        found &= Q(starter=False)
+    return found
+
+
+def order_of(query: Query) -> list[object]:
     descending = query.sort.startswith("-")
-    column = _SORT_COLUMNS[query.sort.lstrip("-")]
+    column = SORT_COLUMNS[query.sort.lstrip("-")]
     if column == "token":
-        order = ["-token" if descending else "token"]
-    elif column in ("getgems_rank", "wardrobe_score"):
+        return ["-token" if descending else "token"]
+    if column in ("getgems_rank", "wardrobe_score"):
         # Cards without a value (no GetGems rank) go last either way.
         expression = (
             F(column).desc(nulls_last=True) if descending else F(column).asc(nulls_last=True)
         )
-        order = [expression, "token"]
-    else:
-        order = [f"-{column}" if descending else column, "token"]
-    return cards.order_by(*order)
+        return [expression, "token"]
+    return [f"-{column}" if descending else column, "token"]
+
+
+def search_cards(query: Query | str, *, starters: bool = False) -> QuerySet[Card]:
+    """Cards matching ``query`` (the search language's text, or a parsed `Query`), in its
+    sort order (ties by token) — the one search of the site, for any app to call.
+
+    Starter (Free) cards stay out unless the query asks for them (``is:starter``), or
+    ``starters`` is True (the match demo's deck builder: starters play too).
+    A text the language refuses raises ``explorer.query.QueryError``, whose ``message``
+    (in the active language) names the position and a fix::
+
+        try:
+            cards = search_cards(request_text, starters=True)[:24]
+        except QueryError as error:
+            problem = error.message
+    """
+    if isinstance(query, str):
+        query = parse(query)
+    condition = catalogue_condition(query) if not starters else condition_of(query)
+    return Card.objects.filter(condition).order_by(*order_of(query))
+
+
+_COLUMN_FIELDS = frozenset(_COLUMNS) | {"rarity", "undercharged"}
+
+
+def _plain(query: Query) -> bool:
+    """Every leaf compares a column of the card row itself (no look-up in another table)."""
+    for leaf, _negated in walk(query.root):
+        if isinstance(leaf, Word):
+            return False
+        if leaf.field == "has" or (
+            leaf.field == "is" and leaf.value in ("starter", "legendary-skill")
+        ):
+            continue
+        if leaf.field not in _COLUMN_FIELDS:
+            return False
+    return True
+
+
+def count_searches(searches: dict[str, str]) -> dict[str, int]:
+    """How many cards each search finds (``{key: query text}``) — each count is the very
+    condition the card list runs for that text, so a statistics bar and the search it
+    links to always agree.
+
+    Searches on the card's own columns are counted together in one pass over the cards;
+    each other one (a word, an attribute, a combo) is counted alone, through its indexes.
+    """
+    parsed = {key: parse(text) for key, text in searches.items()}
+    plain = {key: query for key, query in parsed.items() if _plain(query)}
+    counts: dict[str, int] = {}
+    if plain:
+        aggregates = {
+            key: Count("id", filter=catalogue_condition(query)) for key, query in plain.items()
+        }
+        counts.update(Card.objects.order_by().aggregate(**aggregates))
+    for key, query in parsed.items():
+        if key not in plain:
+            counts[key] = Card.objects.filter(catalogue_condition(query)).count()
+    return counts
+
+
+def random_card_token(query: Query, rng: random.Random | None = None) -> int | None:
+    """A random card among those ``query`` finds (two queries: the count, then one row)."""
+    found = Card.objects.filter(catalogue_condition(query)).order_by("token")
+    count = found.count()
+    if not count:
+        return None
+    offset = (rng or random.SystemRandom()).randrange(count)
+    return found.values_list("token", flat=True)[offset]
+
+
+def neighbours(token: int) -> tuple[int | None, int | None]:
+    """The tokens before and after ``token`` in the collection (one query, two index seeks)."""
+    before = Card.objects.filter(token__lt=token).order_by("-token").values("token")[:1]
+    after = Card.objects.filter(token__gt=token).order_by("token").values("token")[:1]
+    row = (
+        Card.objects.order_by()
+        .annotate(previous=Subquery(before), next=Subquery(after))
+        .values_list("previous", "next")[:1]
+    )
+    found = list(row)
+    return found[0] if found else (None, None)
 
 
 def page_of_cards(page_ids: list[int]) -> list[Card]:
@@ -155,9 +391,21 @@ def supply_distribution() -> dict[str, list[int]]:
 
 
 def rarest_attributes(limit: int = 15) -> list[Attribute]:
-    """The lowest-supply attributes, with how many cards own each (one query)."""
+    """The lowest-supply attributes, with how many cards own each (one query).
+
+    The owners are counted by a subquery per returned row, after the limit: counting
+    them for every attribute first (a join of the whole wardrobe table) took 1.5 s at
+    100,000 cards.
+    """
+    owners = (
+        Card.wardrobe.through.objects.filter(attribute_id=OuterRef("pk"))
+        .order_by()
+        .values("attribute_id")
+        .annotate(n=Count("*"))
+        .values("n")
+    )
     return list(
-        Attribute.objects.annotate(owners_count=Count("owners")).order_by("supply", "slot", "name")[
-            :limit
-        ]
+        Attribute.objects.annotate(
+            owners_count=Coalesce(Subquery(owners, output_field=IntegerField()), 0)
+        ).order_by("supply", "slot", "name")[:limit]
     )

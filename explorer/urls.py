@@ -5,8 +5,12 @@ from . import views
 app_name = "explorer"
 urlpatterns = [
     path("cards/", views.card_list, name="card-list"),
+    path("cards/advanced/", views.advanced_search, name="advanced-search"),
     path("cards/help/", views.search_help, name="search-help"),
     path("cards/stats/", views.statistics, name="statistics"),
     path("cards/compare/", views.compare, name="compare"),
+    path("cards/random/", views.random_card, name="random-card"),
     path("cards/<int:token>/", views.card_detail, name="card-detail"),
+    path("cards/<int:token>/picture.svg", views.card_picture, name="card-picture"),
+    path("api/", views.api_docs, name="api-docs"),
 ]

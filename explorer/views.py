@@ -6,10 +6,14 @@ page (explorer.presenters) and renders it; htmx requests get the page's partial.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import conditional_page, require_safe
 
 from cards.forms import MAX_TOKEN
 from cards.models import Card
@@ -18,16 +22,41 @@ from core.cache import cached_page
 from core.htmx import render_page
 from engine.types import CardSpec
 
-from . import presenters
-from .forms import CardListForm, CompareForm, WhatIfForm
-from .query import FIELDS, SORTS
-from .selectors import attribute_catalogue
+from . import apidocs, presenters
+from .art import card_art
+from .forms import AdvancedSearchForm, CardListForm, CompareForm, RandomCardForm, WhatIfForm
+from .query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, MAX_WORDS, SORTS
+from .selectors import attribute_catalogue, random_card_token
 
 
 @require_safe
-@cached_page(depends_on=("cards",), params=tuple(CardListForm.base_fields))
 def card_list(request: HttpRequest) -> HttpResponse:
-    page = presenters.card_list_page(CardListForm(request.GET))
+    """The search's results; the sort controls' ``sort``/``dir`` are written into ``q``.
+
+    A plain request with them is redirected to the list's own address (``?q=… sort:…``);
+    an htmx request gets the results at once, and the address to show (``HX-Push-Url``,
+    so that answer is never cached). Every other request is the cached list.
+    """
+    form = CardListForm(request.GET)
+    rewritten = form.sorted_query()
+    if rewritten is None:
+        return _cached_list(request)
+    query = presenters.list_query(rewritten, form.display_mode())
+    target = f"{reverse('explorer:card-list')}?{query}".rstrip("?")
+    if not request.headers.get("HX-Request"):
+        return redirect(target)
+    response = _render_list(request, CardListForm({"q": rewritten, "display": form.display_mode()}))
+    response["HX-Push-Url"] = target
+    return response
+
+
+@cached_page(depends_on=("cards",), params=tuple(CardListForm.base_fields))
+def _cached_list(request: HttpRequest) -> HttpResponse:
+    return _render_list(request, CardListForm(request.GET))
+
+
+def _render_list(request: HttpRequest, form: CardListForm) -> HttpResponse:
+    page = presenters.card_list_page(form)
     return render_page(
         request,
         "explorer/card_list.html",
@@ -38,9 +67,100 @@ def card_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@cached_page(
+    depends_on=("cards",),
+    params=tuple(AdvancedSearchForm().fields),
+    lists=AdvancedSearchForm.multiple_choices(),
+)
+def advanced_search(request: HttpRequest) -> HttpResponse:
+    """A form for every part of the search language; sent, it redirects to the list."""
+    form = AdvancedSearchForm(request.GET or None)
+    if form.asked and form.is_valid():
+        query = form.query()
+        target = reverse("explorer:card-list")
+        return redirect(f"{target}?{urlencode({'q': query})}" if query else target)
+    page = presenters.advanced_search_page(form)
+    return render(
+        request, "explorer/advanced_search.html", presenters.context(page), status=page.status
+    )
+
+
+@require_safe
 @cached_page()
 def search_help(request: HttpRequest) -> HttpResponse:
-    return render(request, "explorer/search_help.html", {"fields": FIELDS, "sorts": SORTS})
+    return render(
+        request,
+        "explorer/search_help.html",
+        {
+            "fields": FIELDS,
+            "sorts": SORTS,
+            "facts": FACTS,
+            "has_facts": HAS_FACTS,
+            "limits": {
+                "length": MAX_LENGTH,
+                "terms": MAX_TERMS,
+                "words": MAX_WORDS,
+                "depth": MAX_DEPTH,
+            },
+        },
+    )
+
+
+@require_safe
+@never_cache
+def random_card(request: HttpRequest) -> HttpResponse:
+    """A redirect to a random card (of those ``?q=`` finds); never cached, so every visit
+    draws again. Nothing to draw from: a page saying so."""
+    form = RandomCardForm(request.GET)
+    if not form.is_valid():
+        page = presenters.card_list_page(CardListForm(request.GET))
+        return render(request, "explorer/card_list.html", presenters.context(page), status=400)
+    token = random_card_token(form.cleaned_data["q"])
+    if token is None:
+        return render(
+            request,
+            "explorer/random_empty.html",
+            {"q": str(form.data.get("q", "")), "list_url": reverse("explorer:card-list")},
+        )
+    return redirect("explorer:card-detail", token=token)
+
+
+@require_safe
+@conditional_page
+def card_picture(request: HttpRequest, token: int) -> HttpResponse:
+    """The card's picture alone, as an SVG file (the list's tiles show it small)."""
+    if token > MAX_TOKEN:
+        raise Http404(_("There is no card with that token."))
+    card = (
+        Card.objects.select_related("head", "body", "paw", "background").filter(token=token).first()
+    )
+    if card is None:
+        raise Http404(_("There is no card #%(token)s.") % {"token": token})
+    art = card_art(
+        card.token,
+        card.name,
+        card.rarity,
+        {slot: getattr(card, slot).name for slot in ("head", "body", "paw", "background")},
+    )
+    response = render(
+        request,
+        "explorer/partials/card_art.svg",
+        {"art": art, "standalone": True},
+        content_type="image/svg+xml; charset=utf-8",
+    )
+    response["Cache-Control"] = "public, max-age=600"
+    return response
+
+
+@require_safe
+@cached_page()
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """Every endpoint of the JSON API: parameters, fields and an example, in both languages."""
+    return render(
+        request,
+        "explorer/api_docs.html",
+        {"endpoints": apidocs.endpoints(), "error_fields": apidocs.ERROR_FIELDS},
+    )
 
 
 def _load_card(token: int) -> CardSpec:
@@ -84,6 +204,6 @@ def statistics(request: HttpRequest) -> HttpResponse:
 @require_safe
 @cached_page(depends_on=("cards",), params=tuple(CompareForm.base_fields))
 def compare(request: HttpRequest) -> HttpResponse:
-    """Two cards side by side; ?a=<token>&b=<token>."""
+    """Two cards side by side, what differs marked; ?a=<card>&b=<card> (tokens or names)."""
     page = presenters.compare_page(CompareForm.from_request(request.GET))
     return render(request, "explorer/compare.html", presenters.context(page), status=page.status)

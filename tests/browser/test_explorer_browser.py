@@ -175,3 +175,148 @@ def test_a_whatif_error_under_htmx_stays_in_its_place(page, collection):
     assert "A GetGems rank is a whole number" in page.get_by_role("alert").inner_text()
     assert page.locator("header.site-header").count() == 1  # no page inside the page
     assert page.locator("h1").count() == 1
+
+
+# --- browsing: the query language, displays, sort controls, the advanced form ------------
+
+
+def test_a_boolean_query_then_the_display_and_the_sort_controls(page, collection):
+    page.goto(f"{page.base_url}/en/cards/")
+    page.get_by_label("Search the collection").fill("r:legendary or r:epic")
+    page.wait_for_url(re.compile(r".*q=r%3Alegendary(\+|%20)or(\+|%20)r%3Aepic.*"))
+    expected = Card.objects.filter(rarity__in=["legendary", "epic"], starter=False).count()
+    summary = page.locator(".query-summary").inner_text()
+    assert f"{expected} cards found" in summary
+    assert "Rarity is Legendary or Rarity is Epic" in summary
+    # Each tile shows the card's picture, and the legend says what ★ means.
+    first_art = page.locator(".card-tile-art").first
+    first_art.wait_for()
+    assert page.evaluate("img => img.complete && img.naturalWidth > 0", first_art.element_handle())
+    assert "★ marks an active skill" in page.locator(".legend").inner_text()
+    # The sort controls write the query into the address (and the box).
+    page.get_by_label("Sort by").select_option("atk")
+    page.wait_for_url(re.compile(r".*sort%3A-atk.*"))
+    atks = [
+        int(re.search(r"ATK (\d+)", t).group(1))
+        for t in page.locator(".card-tile-meta:has-text('ATK')").all_inner_texts()
+    ]
+    assert atks == sorted(atks, reverse=True)
+    page.get_by_label("Direction").select_option("asc")
+    page.wait_for_url(re.compile(r".*sort%3Aatk(&|$).*"))
+    # The checklist display keeps the search and the order.
+    page.get_by_role("navigation", name="Display").get_by_role("link", name="Checklist").click()
+    page.wait_for_url(re.compile(r".*display=checklist.*"))
+    page.locator("table.checklist").wait_for()
+    assert "sort%3Aatk" in page.url
+    page.reload()
+    assert page.locator("table.checklist tbody tr").count() > 0
+
+
+def test_the_sort_controls_without_javascript(browser, live_server, collection):
+    context = browser.new_context(java_script_enabled=False)
+    tab = context.new_page()
+    try:
+        tab.goto(f"{live_server.url}/en/cards/?q=r%3Aepic")
+        tab.get_by_label("Sort by").select_option("hp")
+        tab.get_by_role("button", name="Sort").click()
+        tab.wait_for_url(re.compile(r".*q=r%3Aepic(\+|%20)sort%3A-hp$"))
+        assert tab.get_by_label("Search the collection").input_value() == "r:epic sort:-hp"
+    finally:
+        context.close()
+
+
+def test_a_refused_query_points_at_the_mistake(page, collection):
+    page.goto(f"{page.base_url}/en/cards/")
+    page.get_by_label("Search the collection").fill("(r:epic or s:arcane")
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    assert "is never closed" in alert.inner_text()
+    assert page.locator(".query-echo mark").inner_text() == "("
+
+
+def test_the_advanced_form_builds_the_query(page, collection):
+    page.goto(f"{page.base_url}/en/cards/advanced/")
+    page.get_by_label("Epic").check()
+    page.get_by_label("Legendary").check()
+    page.get_by_label("Wears a complete combo").select_option("no")
+    page.get_by_label("ATK: from").fill("8")
+    page.get_by_label("Sort by").select_option("hp")
+    page.get_by_role("main").get_by_role("button", name="Search").click()
+    page.wait_for_url(re.compile(r".*/en/cards/\?q=.*"))
+    box = page.get_by_label("Search the collection").input_value()
+    assert box == "(r:epic or r:legendary) atk>=8 not:combo sort:-hp"
+    summary = page.locator(".query-summary").inner_text()
+    assert "cards found" in summary or "card found" in summary
+
+
+def test_the_header_search_groups_cards_and_wiki_pages(page, collection):
+    call_command("load_wiki", verbosity=0)
+    page.goto(f"{page.base_url}/en/wiki/")
+    header = page.get_by_role("banner")
+    header.get_by_label("Search cards and rules").fill("r:legendary")
+    header.get_by_role("button", name="Search").click()
+    page.wait_for_url(re.compile(r".*/en/search/\?q=r%3Alegendary$"))
+    headings = page.locator("main h2").all_inner_texts()
+    assert headings[0].startswith("Cards") and headings[1].startswith("Wiki pages")
+    assert page.locator(".search-group-cards .card-tile").count() > 0
+    # Plain words: the rules first.
+    header.get_by_label("Search cards and rules").fill("energy")
+    header.get_by_label("Search cards and rules").press("Enter")
+    page.wait_for_url(re.compile(r".*q=energy$"))
+    headings = page.locator("main h2").all_inner_texts()
+    assert headings[0].startswith("Wiki pages")
+    page.locator(".wiki-hits a").first.click()
+    page.wait_for_url(re.compile(r".*/en/wiki/[\w-]+/$"))
+
+
+def test_a_random_card_and_the_neighbours(page, collection):
+    page.goto(f"{page.base_url}/en/")
+    page.get_by_role("link", name="Show me a random card").click()
+    page.wait_for_url(re.compile(r".*/en/cards/\d+/$"))
+    token = int(page.url.rstrip("/").split("/")[-1])
+    nav = page.get_by_role("navigation", name="More cards")
+    following = Card.objects.filter(token__gt=token).order_by("token").first()
+    if following is not None:
+        nav.get_by_role("link", name=re.compile(r"^Next")).click()
+        page.wait_for_url(f"**/en/cards/{following.token}/")
+
+
+# --- a phone: 390 px ----------------------------------------------------------------------
+
+
+def test_on_a_phone_rules_stack_charts_read_and_compare_fits(browser, live_server, collection):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ru-RU")
+    tab = context.new_page()
+    try:
+        card = Card.objects.filter(rarity="epic", starter=False).order_by("token").first()
+        tab.goto(f"{live_server.url}/ru/cards/{card.token}/")
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+        # The rule table: one block per rule, every cell as wide as the block, none cut.
+        rows = tab.locator("table.rules tbody tr")
+        assert rows.count() == 7
+        box = rows.first.bounding_box()
+        for cell in rows.first.locator("td").all():
+            cell_box = cell.bounding_box()
+            assert cell_box["width"] >= box["width"] - 4
+            assert tab.evaluate("c => c.scrollWidth <= c.clientWidth + 1", cell.element_handle())
+        assert "Основание" in rows.first.locator("td").nth(1).evaluate(
+            "c => getComputedStyle(c, '::before').content"
+        )
+        # Chart labels stay at least 12 px.
+        tab.goto(f"{live_server.url}/ru/cards/stats/")
+        sizes = tab.eval_on_selector_all(
+            ".bar-label, .bar-value",
+            "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))",
+        )
+        assert sizes and min(sizes) >= 12
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+        # Compare: the two cards side by side in one table that fits.
+        a, b = Card.objects.filter(starter=False).order_by("token")[:2]
+        tab.goto(f"{live_server.url}/ru/cards/compare/?a={a.token}&b={b.token}")
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+        heads = tab.locator(".compare-table thead th").all()
+        first, second = heads[0].bounding_box(), heads[1].bounding_box()
+        assert abs(first["y"] - second["y"]) < 2 and second["x"] > first["x"]
+        assert tab.locator("tr.differs").count() > 0
+    finally:
+        context.close()

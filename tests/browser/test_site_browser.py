@@ -38,3 +38,29 @@ def test_pages_fit_a_phone_screen(page):
         page.goto(f"{page.base_url}{path}")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 376, (path, width)
+
+
+def test_the_header_search_works_without_javascript_and_on_a_phone(browser, live_server):
+    from django.core.management import call_command
+
+    call_command("generate_collection", seed=2026, size=60, replace=True, verbosity=0)
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    tab = context.new_page()
+    try:
+        tab.goto(f"{live_server.url}/ru/cards/")
+        header = tab.get_by_role("banner")
+        box = header.get_by_label("Поиск по картам и правилам")
+        assert box.is_visible()
+        box.fill("r:epic or r:legendary")
+        box.press("Enter")
+        tab.wait_for_url("**/ru/search/?q=r%3Aepic+or+r%3Alegendary")
+        assert tab.locator("main h2").first.inner_text().startswith("Карты")
+        assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+        # The language switcher keeps the search.
+        tab.get_by_role("navigation", name="Язык").get_by_role("link", name="EN").click()
+        tab.wait_for_url("**/en/search/?q=r%3Aepic+or+r%3Alegendary")
+        assert (
+            header.get_by_label("Search cards and rules").input_value() == "r:epic or r:legendary"
+        )
+    finally:
+        context.close()

@@ -1,4 +1,5 @@
-"""The JSON API: the breakdown in the engine's schema, search, caching and errors."""
+"""The JSON API: the card (facts and links on top of the engine's breakdown), search,
+the index, the bulk file, caching, and one error shape on every error path."""
 
 import json
 import subprocess
@@ -10,11 +11,24 @@ from django.conf import settings
 from cards.models import Card
 from cards.specs import card_spec
 from engine.serialize import card_to_json
+from explorer import apidocs
 
 pytestmark = pytest.mark.django_db
 
+ERROR_KEYS = {"object", "code", "status", "details"}
 
-def test_breakdown_matches_the_engine_cli(client, demo):
+
+def assert_error(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.content[:300]
+    assert response["Content-Type"] == "application/json"
+    data = response.json()
+    assert set(data) == ERROR_KEYS, data
+    assert data["object"] == "error" and data["status"] == status and data["code"] == code
+    assert isinstance(data["details"], str) and data["details"]
+    return data
+
+
+def test_a_card_has_its_facts_and_links_on_top_of_the_engines_breakdown(client, demo):
     card = Card.objects.filter(rarity="legendary").first()
     response = client.get(f"/api/cards/{card.token}")
     assert response.status_code == 200
@@ -28,23 +42,23 @@ def test_breakdown_matches_the_engine_cli(client, demo):
         cwd=settings.BASE_DIR,
         check=True,
     )
-    assert data == json.loads(cli.stdout)
-    for key in (
-        "rarity",
-        "decided_by",
-        "rules",
-        "role",
-        "skill_affinity",
-        "active_skill",
-        "template",
-        "stats",
-        "energy_cost",
-        "effects",
-        "next_tier",
-        "trace",
-    ):
-        assert key in data
+    # Every key of `python -m engine derive` is there, with the engine's own value.
+    breakdown = json.loads(cli.stdout)
+    assert {key: data[key] for key in breakdown} == breakdown
+    assert data["object"] == "card" and data["name"] == card.name
+    assert set(data["equipped"]) == {"head", "body", "paw", "background"}
+    assert data["equipped"]["paw"]["name"] == card.paw.name
+    assert data["picture_url"] == f"http://testserver/en/cards/{card.token}/picture.svg"
+    assert data["page_url"] == f"http://testserver/en/cards/{card.token}/"
     assert data["rarity"] == "legendary" and data["active_skill"] == card.active_skill
+    # The links lead somewhere.
+    assert client.get(f"/en/cards/{card.token}/picture.svg").status_code == 200
+
+
+def test_the_page_link_follows_the_requests_language(client, demo):
+    card = Card.objects.first()
+    data = client.get(f"/api/cards/{card.token}", headers={"Accept-Language": "ru"}).json()
+    assert data["page_url"].endswith(f"/ru/cards/{card.token}/")
 
 
 def test_etag_and_cache_control(client, demo):
@@ -57,41 +71,226 @@ def test_etag_and_cache_control(client, demo):
     assert again.content == b""
 
 
-@pytest.mark.parametrize(
-    ("lang", "text"), [("en", "There is no card #777777."), ("ru", "Карты №777777 нет.")]
-)
-def test_unknown_card_is_a_json_404(client, demo, lang, text):
-    response = client.get("/api/cards/777777", headers={"Accept-Language": lang})
-    assert response.status_code == 404
-    assert response.json() == {"error": {"code": "not_found", "message": text}}
-
-
-def test_search_is_paginated_with_links(client, demo):
+def test_search_is_paginated_with_links_and_card_objects(client, demo):
     response = client.get("/api/cards", {"q": "r>=rare sort:token", "page_size": "5"})
     data = response.json()
     expected = Card.objects.filter(rarity_rank__gte=2, starter=False).count()
+    assert data["object"] == "list"
     assert data["count"] == expected
     assert len(data["results"]) == 5
     assert data["results"][0]["token"] < data["results"][1]["token"]
     assert data["next"].endswith("?q=r%3E%3Drare+sort%3Atoken&page=2&page_size=5")
     assert data["previous"] is None
-    assert data["results"][0]["url"].startswith("http://testserver/api/cards/")
+    first = data["results"][0]
+    assert first["object"] == "card"
+    assert first["uri"].startswith("http://testserver/api/cards/")
+    assert first["page_url"] == f"http://testserver/en/cards/{first['token']}/"
+    assert first["picture_url"].endswith(f"/cards/{first['token']}/picture.svg")
+    card = Card.objects.select_related("head").get(token=first["token"])
+    assert first["equipped"]["head"] == card.head.name
+    assert data["described"] == ["Rarity is at least Rare"]
+
+
+def test_search_speaks_the_boolean_language(client, demo):
+    data = client.get("/api/cards", {"q": "r:legendary or r:epic", "page_size": "200"}).json()
+    expected = Card.objects.filter(rarity__in=["legendary", "epic"], starter=False).count()
+    assert data["count"] == expected > 0
+
+
+def test_the_index_lists_every_endpoint_and_the_docs(client):
+    data = client.get("/api/").json()
+    assert data["object"] == "list"
+    assert data["docs_url"] == "http://testserver/en/api/"
+    paths = {entry["path"] for entry in data["data"]}
+    assert {"/api/", "/api/cards", "/api/cards/<token>", "/api/bulk/cards.json"} <= paths
+    assert {e.key for _app, e in apidocs.endpoints()} == {entry["key"] for entry in data["data"]}
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_documentation_page_lists_every_endpoint_parameter_and_field(client, lang):
+    html = client.get(f"/{lang}/api/").content.decode()
+    for _app, endpoint in apidocs.endpoints():
+        assert f'id="{endpoint.key}"' in html
+        for param in endpoint.params:
+            assert f"<code>{param.name}</code>" in html
+        for field in endpoint.fields:
+            assert f"<code>{field.name}</code>" in html
+    assert "<code>details</code>" in html
+    footer = html[html.index('<footer class="site-footer">') :]
+    assert f'href="/{lang}/api/"' in footer
+
+
+def test_every_example_of_the_documentation_answers(client, demo):
+    for _app, endpoint in apidocs.endpoints():
+        response = client.get(endpoint.example)
+        assert response.status_code == 200, (endpoint.example, response.content[:200])
+
+
+# --- one error shape everywhere ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "text"), [("en", "There is no card #777777."), ("ru", "Карты №777777 нет.")]
+)
+def test_an_unknown_card_is_a_json_404_in_the_requests_language(client, demo, lang, text):
+    response = client.get("/api/cards/777777", headers={"Accept-Language": lang})
+    assert assert_error(response, 404, "not_found")["details"] == text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/cards/abc",
+        "/api/cards/",
+        "/api/cards/12/",
+        "/api/nothing-here",
+        "/api/cards/99999999999",
+        "/api/bulk/",
+        "/api/bulk/cards.csv",
+        "/api/%C2%B2",
+    ],
+)
+def test_unknown_paths_under_the_api_are_json_404s(client, demo, path):
+    assert_error(client.get(path), 404, "not_found")
 
 
 @pytest.mark.parametrize(
     ("params", "code"),
     [
         ({"q": "rarty:legendary"}, "unknown_field"),
+        ({"q": "r:epic or or r:rare"}, "dangling_or"),
+        ({"q": "(r:epic"}, "unclosed_paren"),
+        ({"q": " ".join(["a"] * 300)}, "too_long"),
+        ({"q": "a b c d e f g h i"}, "too_many_words"),
+        ({"q": "rank<=²"}, "bad_number"),
         ({"page": "0"}, "bad_page"),
         ({"page_size": "100000"}, "bad_page_size"),
         ({"page": "x"}, "bad_page"),
+        ({"page": "²"}, "bad_page"),
     ],
 )
-def test_search_errors_are_json_400(client, demo, params, code):
-    response = client.get("/api/cards", params)
-    assert response.status_code == 400
-    assert response.json()["error"]["code"] == code
+def test_search_errors_are_json_400s(client, demo, params, code):
+    data = assert_error(client.get("/api/cards", params), 400, code)
+    if code == "dangling_or":
+        assert "at character 8" in data["details"]
 
 
-def test_search_page_past_the_end_is_404(client, demo):
-    assert client.get("/api/cards", {"page": "9999"}).status_code == 404
+def test_a_page_past_the_end_is_a_json_404(client, demo):
+    assert_error(client.get("/api/cards", {"page": "9999"}), 404, "no_page")
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/", "/api/cards", "/api/cards/1", "/api/bulk/cards.json", "/api/nope"]
+)
+@pytest.mark.parametrize("method", ["post", "put", "delete", "patch"])
+def test_writing_methods_are_json_405s(client, demo, path, method):
+    response = getattr(client, method)(path)
+    if path == "/api/nope":  # no such endpoint, whatever the method
+        assert_error(response, 404, "not_found")
+        return
+    assert_error(response, 405, "method_not_allowed")
+    assert response["Allow"] == "GET, HEAD"
+
+
+@pytest.mark.parametrize("path", ["/api/", "/api/cards", "/api/bulk/cards.json", "/api/nope"])
+def test_a_post_without_a_csrf_token_is_refused_in_the_api_shape(path):
+    from django.test import Client
+
+    response = Client(enforce_csrf_checks=True).post(path, {"x": "1"})
+    assert_error(response, 403, "forbidden")
+
+
+def test_api_errors_are_not_cached(client, demo):
+    response = client.get("/api/cards/777777")
+    assert response["Cache-Control"] == "no-store"
+
+
+def test_every_api_pattern_resolves_to_its_own_view():
+    """The catch-all is the last pattern: every named API route is reached before it (an
+    app adding API routes after ``include("explorer.api_urls")`` would be swallowed)."""
+    import re
+
+    from django.urls import resolve
+
+    from tests.security.sitedata import url_patterns
+
+    samples = {"int": "1", "uuid": "00000000-0000-0000-0000-000000000000", "slug": "x"}
+    for pattern in url_patterns():
+        if not pattern.route.startswith("/api/") or "not_found" in (pattern.name or ""):
+            continue
+        if pattern.name == "api:not-found":
+            continue
+        route = (
+            re.sub(r"<(\w+):\w+>", lambda m: samples.get(m.group(1), "x"), pattern.route)
+            .replace("<", "")
+            .replace(">", "")
+        )
+        assert resolve(route).view_name == pattern.name, pattern
+
+
+# --- bulk data ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bulk_dir(tmp_path, settings):
+    settings.BULK_DATA_DIR = str(tmp_path)
+    return tmp_path
+
+
+def test_bulk_is_the_whole_collection_in_the_import_schema(client, demo, bulk_dir):
+    from cards.transfer import import_collection
+
+    response = client.get("/api/bulk/cards.json")
+    assert response.status_code == 200
+    assert response.streaming
+    assert response["Content-Type"] == "application/json"
+    body = b"".join(response.streaming_content)
+    assert int(response["Content-Length"]) == len(body)
+    data = json.loads(body)
+    assert {"attributes", "cards", "combos"} <= set(data)
+    assert len(data["cards"]) == Card.objects.count()
+    assert response["ETag"] and response["Last-Modified"]
+    # It imports back as it is: nothing to change.
+    result = import_collection(body)
+    assert not result.changed
+
+
+def test_bulk_answers_304_until_the_collection_changes(client, demo, bulk_dir):
+    from core import versions
+
+    first = client.get("/api/bulk/cards.json")
+    etag = first["ETag"]
+    b"".join(first.streaming_content)
+    same = client.get("/api/bulk/cards.json", headers={"If-None-Match": etag})
+    assert same.status_code == 304
+    assert client.head("/api/bulk/cards.json")["ETag"] == etag
+    card = Card.objects.order_by("token").first()
+    card.name = "Renamed For The Bulk File"
+    card.save()
+    versions.bump("cards")
+    changed = client.get("/api/bulk/cards.json", headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    assert b"Renamed For The Bulk File" in b"".join(changed.streaming_content)
+    assert len(list(bulk_dir.glob("*.json"))) <= 2  # old versions are pruned
+
+
+def test_a_file_the_database_does_not_know_is_never_served(client, demo, bulk_dir):
+    from core import versions
+
+    version = versions.current("cards").replace(":", "-")
+    stray = bulk_dir / f"cards-{version}-000000000000.json"
+    stray.write_text('{"left": "by another database"}')
+    response = client.get("/api/bulk/cards.json")
+    body = b"".join(response.streaming_content)
+    assert b"another database" not in body and json.loads(body)["cards"]
+    assert not stray.exists()  # pruned
+
+
+def test_a_reset_database_gets_a_new_file_and_etag(client, demo, bulk_dir):
+    from explorer.models import BulkFile
+
+    first = client.get("/api/bulk/cards.json")
+    b"".join(first.streaming_content)
+    BulkFile.objects.all().delete()  # as after a restore: same version number, no record
+    again = client.get("/api/bulk/cards.json", headers={"If-None-Match": first["ETag"]})
+    assert again.status_code == 200 and again["ETag"] != first["ETag"]

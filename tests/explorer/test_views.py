@@ -111,8 +111,8 @@ def test_card_page_query_count_is_fixed(client, demo, django_assert_num_queries)
     small = min(Card.objects.all(), key=lambda c: c.wardrobe.count())
     for card in (big, small):
         cache.clear()
-        # Content versions, card + wardrobe + combos, the attribute catalogue.
-        with django_assert_num_queries(5):
+        # Content versions, card + wardrobe + combos, the attribute catalogue, neighbours.
+        with django_assert_num_queries(6):
             assert client.get(f"/en/cards/{card.token}/").status_code == 200
         with django_assert_num_queries(0):  # the same page again comes from the cache
             assert client.get(f"/en/cards/{card.token}/").status_code == 200
@@ -208,32 +208,73 @@ def test_search_help_lists_every_field(client):
         assert f"<code>{field}</code>" in response.content.decode()
 
 
-def test_statistics_show_the_collection(client, demo, django_assert_max_num_queries):
-    with django_assert_max_num_queries(5):
+BAR = re.compile(
+    r'<a class="bar-link" href="([^"]+)">\s*<span class="bar-label">([^<]+)</span>.*?'
+    r'<span class="bar-value">(\d+) ',
+    re.S,
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_statistics_bar_counts_what_its_search_finds(client, demo, lang):
+    html = client.get(f"/{lang}/cards/stats/").content.decode()
+    bars = BAR.findall(html)
+    assert len(bars) >= 21  # rarity 4, role 4, affinity 4, active 5, facts 5
+    for href, name, number in bars:
+        found = client.get(href.replace("&amp;", "&"))
+        match = re.search(r"(\d+) (?:cards? found|карт)", text(found))
+        assert match, (href, text(found)[:300])
+        assert int(match.group(1)) == int(number), (name, href, number, match.group(0))
+
+
+def test_statistics_count_the_catalogue_and_the_starters_apart(
+    client, demo, django_assert_num_queries
+):
+    cache.clear()
+    # Content versions; the bars on the card's own columns in one pass; the combos, then
+    # the cards wearing one, a god attribute, a premium skin (each by its index); the
+    # supply table; the rarest attributes with their owners.
+    with django_assert_num_queries(8):
         response = client.get("/en/cards/stats/")
-    html = response.content.decode()
+    page = text(response)
     assert response.status_code == 200
-    legendary = Card.objects.filter(rarity="legendary", starter=False).count()
-    assert f"<title>Legendary: {legendary}</title>" in html
-    assert 'class="bar-chart"' in html
-    assert "/en/cards/?q=r%3Alegendary" in html
+    starters = Card.objects.filter(starter=True).count()
+    catalogue = Card.objects.filter(starter=False).count()
+    assert f"count the {catalogue} cards of the main catalogue" in page
+    assert f"The {starters} starter (Free) cards are counted apart" in page
+    tanks = Card.objects.filter(role="tank", starter=False).count()
+    assert re.search(rf"Tank\s*{tanks} ", page)
     assert "Сродство скилла" in client.get("/ru/cards/stats/").content.decode()
 
 
-def test_compare_two_cards(client, demo):
-    a, b = Card.objects.order_by("token")[:2]
-    response = client.get("/en/cards/compare/", {"a": a.token, "b": f"#{b.token}"})
+def test_compare_two_cards_by_token_or_name_and_mark_what_differs(client, demo):
+    a, b = Card.objects.filter(starter=False).order_by("token")[:2]
+    response = client.get("/en/cards/compare/", {"a": a.token, "b": b.name.upper()})
     assert response.status_code == 200
     html = response.content.decode()
     assert a.name in html and b.name in html
+    differing = re.findall(r'<tr class="differs">\s*<th scope="row">(.*?)</th>', html, re.S)
+    assert differing  # two different cards differ somewhere (their equipment at least)
+    assert "≠" in html and "differences, marked ≠" in html
+    same = client.get("/en/cards/compare/", {"a": a.token, "b": a.token}).content.decode()
+    assert 'class="differs"' not in same
     assert client.get("/en/cards/compare/").status_code == 200
+    assert client.get("/en/cards/compare/", {"a": a.token}).status_code == 200  # half-filled
+
+
+def test_compare_names_shared_by_several_cards_ask_for_the_token(client, demo):
+    Card.objects.filter(token__in=[1, 2]).update(name="Twin")
+    response = client.get("/en/cards/compare/", {"a": "twin", "b": "3"})
+    assert response.status_code == 400
+    assert "Several cards are called “twin”" in text(response) and "(#1)" in text(response)
 
 
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"a": "x", "b": "1"}, "is not a card token"),
+        ({"a": "no such card at all", "b": "1"}, "No card is called “no such card at all”"),
         ({"a": "1", "b": "987654"}, "There is no card #987654."),
+        ({"a": "#x", "b": "1"}, "is not a card token"),
     ],
 )
 def test_compare_bad_tokens_are_400(client, demo, params, message):
@@ -277,9 +318,11 @@ def test_a_superscript_in_a_whatif_number_is_a_400(client, demo, param):
 
 
 def test_a_superscript_in_compare_is_a_400(client, demo):
-    response = client.get("/en/cards/compare/", {"a": "²", "b": "1"})
+    response = client.get("/en/cards/compare/", {"a": "#²", "b": "1"})
     assert response.status_code == 400
-    assert "“²” is not a card token" in text(response)
+    assert "“#²” is not a card token" in text(response)
+    # Without "#", "²" is read as a name, and no card is called so.
+    assert client.get("/en/cards/compare/", {"a": "²", "b": "1"}).status_code == 400
 
 
 # --- The what-if form shows what the address says ---------------------------------
