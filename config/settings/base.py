@@ -187,6 +187,10 @@ def cache_from_url(url: str) -> dict:
 
 CACHES = {"default": cache_from_url(CACHE_URL)}
 
+# The whole collection as one JSON file (/api/bulk/cards.json), rewritten when it changes.
+# Every worker must see the same directory (DJANGO_BULK_DATA_DIR in production).
+BULK_DATA_DIR = os.environ.get("DJANGO_BULK_DATA_DIR") or BASE_DIR / "var" / "bulk"
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -26,3 +26,6 @@ else:
             TEST={"NAME": None},
         )
     }
+
+# Bulk files of the test databases apart from the development one.
+BULK_DATA_DIR = BASE_DIR / "var" / "test-bulk"

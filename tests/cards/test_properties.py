@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from django.db import transaction
 from hypothesis import HealthCheck, given, settings
@@ -59,7 +61,7 @@ def test_any_edit_sequence_keeps_stored_fields_live(catalogue, edits):
                 attrs[a].kind = b
                 attrs[a].save()
             elif op == "combo":
-                combo = Combo.objects.create(name_en=f"Combo {Combo.objects.count()}", rarity=b)
+                combo = Combo.objects.create(name_en=f"Combo {uuid.uuid4().hex[:8]}", rarity=b)
                 mates = {attrs[a].slot: attrs[a]}
                 for other in attrs:
                     mates.setdefault(other.slot, other)
