@@ -154,7 +154,9 @@ class GreedyBot:
             enemy_pierce = enemy_dep.skill is Skill.PIERCE
             my_hp = me.card_hp[mine]
             my_def = me.card_def[mine]
-            my_atk = state.current_atk(side) if me.field is not None else card.atk + me.rage
+            my_atk = (
+                state.current_atk(side) if me.field is not None else card.atk + me.rage_of(mine)
+            )
             their_hp = foe.card_hp[enemy_dep.card]
             their_def = foe.card_def[enemy_dep.card]
             my_pierce = (me.field.skill if me.field is not None else card.skill) is Skill.PIERCE

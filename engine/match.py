@@ -29,11 +29,14 @@ Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
 - A player without a card on the field must pick one when any is left (Commit is
   refused otherwise); with none left they commit with an empty field.
 - Boosts: Charge at 4 NRG and Hero Patch at 90 Hero HP are refused (they would do
-  nothing). Rage (+2 ATK) belongs to the player for this round; Rage and Guard Up need a
-  card on the field or a picked one (Guard Up then shields the picked card). Switch
-  needs a card on the field and names the card that comes in; that card is deployed at
-  Commit and pays its cost. A card keeps its HP and DEF when it leaves the field; its
-  Deploy buffs and undercharge last only for that stay.
+  nothing). Rage and Guard Up need a card on the field or a picked one, and act on that
+  card: Guard Up's DEF stays on it, Rage's +2 ATK is for its strikes this round only.
+  A buff on a card ends when it leaves the field (RULES.md §6, settled): Rage does not
+  pass to the card Switch brings in (``boost.switch`` carries the Rage that ended), and
+  a Rage given to a picked card stays with that card if the pick changes (the new pick
+  enters without it). Switch needs a card on the field and names the card that comes
+  in; that card is deployed at Commit and pays its cost. A card keeps its HP and DEF
+  when it leaves the field; its Deploy buffs and undercharge last only for that stay.
 - Undercharge cuts ATK and the card's *current* DEF; numeric effects (Deploy, Passive,
   Last Breath) are weakened for that stay (``engine.stats.apply_undercharge``). Arcane
   applies only to the card's very first deployment, and an undercharged first
@@ -174,8 +177,8 @@ EVENT_CODES: Mapping[str, tuple[str, ...]] = {
     "round.start": ("round", "initiative", "reason", "hp_a", "hp_b"),
     "prepare.pick": ("side", "card", "name"),
     "boost.charge": ("side", "amount", "nrg", "cap"),
-    "boost.switch": ("side", "card", "name", "to", "to_name", "hp", "def"),
-    "boost.rage": ("side", "amount"),
+    "boost.switch": ("side", "card", "name", "to", "to_name", "hp", "def", "rage"),
+    "boost.rage": ("side", "card", "name", "amount"),
     "boost.guard_up": ("side", "card", "name", "amount", "def"),
     "boost.hero_patch": ("side", "amount", "hp", "cap"),
     "commit": ("side",),
@@ -481,7 +484,8 @@ class PlayerState:
 
     ``deployed[i]`` says whether card ``i`` has entered the field before (Arcane);
     a card with ``card_hp[i] == 0`` is defeated. ``field`` is the active card;
-    ``pick`` the card chosen to deploy at Commit.
+    ``pick`` the card chosen to deploy at Commit. ``rage`` is this round's Rage and
+    ``rage_card`` the deck card it was used on: it adds to that card's strikes only.
     """
 
     hero_hp: int
@@ -496,6 +500,11 @@ class PlayerState:
     boosts_round: int = 0
     rage: int = 0
     committed: bool = False
+    rage_card: int | None = None
+
+    def rage_of(self, card: int) -> int:
+        """The Rage ATK card ``card`` strikes with this round (0 unless it was used on it)."""
+        return self.rage if self.rage_card == card else 0
 
     @property
     def alive(self) -> tuple[int, ...]:
@@ -535,7 +544,7 @@ class MatchState:
         dep = p.field
         if dep is None:
             return 0
-        atk = dep.atk + p.rage
+        atk = dep.atk + p.rage_of(dep.card)
         passive = self.decks[side][dep.card].passive
         if (
             passive is not None
@@ -849,6 +858,7 @@ def _player(
     boosts_round: int | None = None,
     rage: int | None = None,
     committed: bool | None = None,
+    rage_card: Any = False,
 ) -> PlayerState:
     """``p`` with some fields changed (a lean ``dataclasses.replace``)."""
     return PlayerState.make(
@@ -864,6 +874,7 @@ def _player(
         boosts_round=p.boosts_round if boosts_round is None else boosts_round,
         rage=p.rage if rage is None else rage,
         committed=p.committed if committed is None else committed,
+        rage_card=p.rage_card if rage_card is False else rage_card,
     )
 
 
@@ -903,9 +914,12 @@ def _boost(
         new = _player(p, hero_hp=hp, boosts_used=used, boosts_round=count)
         params = {"side": s, "amount": hp - p.hero_hp, "hp": hp, "cap": MAX_HERO_HP_CEILING}
         ev = Event("boost.hero_patch", params)
-    elif key is RAGE:
-        new = _player(p, rage=p.rage + amount, boosts_used=used, boosts_round=count)
-        ev = Event("boost.rage", {"side": s, "amount": amount})
+    elif key is RAGE:  # on the card on the field, or else the picked one: it is that card's
+        card = p.field.card if p.field is not None else p.pick
+        assert card is not None
+        new = _player(p, rage=amount, rage_card=card, boosts_used=used, boosts_round=count)
+        name = state.decks[side][card].name
+        ev = Event("boost.rage", {"side": s, "card": card, "name": name, "amount": amount})
     elif key is GUARD_UP:
         card = p.field.card if p.field is not None else p.pick
         assert card is not None
@@ -917,10 +931,19 @@ def _boost(
             "boost.guard_up",
             {"side": s, "card": card, "name": name, "amount": amount, "def": defs[card]},
         )
-    else:  # Switch: the active card goes back to the deck, keeping its damage.
+    else:  # Switch: the active card goes back to the deck, keeping its damage; its Rage ends.
         assert p.field is not None and action.card is not None
         old = p.field.card
-        new = _player(p, field=None, pick=action.card, boosts_used=used, boosts_round=count)
+        rage = p.rage_of(old)
+        new = _player(
+            p,
+            field=None,
+            pick=action.card,
+            boosts_used=used,
+            boosts_round=count,
+            rage=p.rage - rage,
+            rage_card=None if rage else p.rage_card,
+        )
         deck = state.decks[side]
         ev = Event(
             "boost.switch",
@@ -932,6 +955,7 @@ def _boost(
                 "to_name": deck[action.card].name,
                 "hp": p.card_hp[old],
                 "def": p.card_def[old],
+                "rage": rage,
             },
         )
     return _state(state, _set(state.players, side, new), n), (ev,)
@@ -1085,6 +1109,7 @@ class _Side:
         "passive",
         "pick",
         "rage",
+        "rage_card",
         "skill",
     )
 
@@ -1100,6 +1125,7 @@ class _Side:
         self.boosts_used = p.boosts_used
         self.boosts_round = p.boosts_round
         self.rage = p.rage
+        self.rage_card = p.rage_card
         dep = p.field
         self.on_field = dep is not None
         if dep is not None:
@@ -1146,6 +1172,7 @@ class _Side:
             boosts_round=self.boosts_round if over else 0,
             rage=self.rage if over else 0,
             committed=False,
+            rage_card=self.rage_card if over else None,
         )
 
 
@@ -1520,7 +1547,12 @@ class _Work:
             if w.pass_kind is EffectKind.WOUNDED_RAGE and w.hero_hp <= WOUNDED_RAGE_THRESHOLD
             else 0
         )
-        return w.atk + w.rage + wounded, wounded
+        return w.atk + self._rage(w) + wounded, wounded
+
+    @staticmethod
+    def _rage(w: _Side) -> int:
+        """The Rage of the side's active card (Rage belongs to the card it was used on)."""
+        return w.rage if w.rage_card == w.card else 0
 
     def _strike(self, side: int, atk: int, wounded: int, first: bool) -> None:
         """Side's active card strikes with ``atk``: the enemy card, or the enemy Hero."""
@@ -1541,7 +1573,7 @@ class _Work:
                         "card": i,
                         "name": w.deck[i].name,
                         "atk": atk,
-                        "rage": w.rage,
+                        "rage": self._rage(w),
                         "wounded_rage": wounded,
                         "threshold": WOUNDED_RAGE_THRESHOLD,
                         "first_strike": first,
@@ -1567,7 +1599,7 @@ class _Work:
                         "card": i,
                         "name": w.deck[i].name,
                         "atk": atk,
-                        "rage": w.rage,
+                        "rage": self._rage(w),
                         "wounded_rage": wounded,
                         "threshold": WOUNDED_RAGE_THRESHOLD,
                         "first_strike": first,

@@ -189,15 +189,23 @@ def _charge(p: Mapping[str, Any], v: Any) -> str:
 
 @_event("boost.switch", kind="boost")
 def _switch(p: Mapping[str, Any], v: Any) -> str:
-    return _(
+    text = _(
         "%(actor)s — %(boost)s: %(name)s returns to the deck (HP %(hp)s, DEF %(def)s kept); "
         "%(to_name)s will enter."
     ) % _actor_boost(p, BoostKind.SWITCH)
+    if p.get("rage"):
+        text += " " + _("Its %(boost)s (+%(n)s ATK) leaves with it.") % {
+            "boost": label(BoostKind.RAGE),
+            "n": p["rage"],
+        }
+    return text
 
 
 @_event("boost.rage", kind="boost")
 def _rage(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(actor)s — %(boost)s: +%(amount)s ATK this round.") % _actor_boost(p, BoostKind.RAGE)
+    return _("%(actor)s — %(boost)s: %(name)s +%(amount)s ATK this round.") % _actor_boost(
+        p, BoostKind.RAGE
+    )
 
 
 @_event("boost.guard_up", kind="boost", section="shield")
