@@ -158,6 +158,7 @@ __all__ = [
     "new_match",
     "opening_events",
     "out_of_cards",
+    "refusal_of",
     "replay",
     "validate_deck",
     "validate_deck_ids",
@@ -774,6 +775,18 @@ def _violation(state: MatchState, action: Any) -> tuple[str, dict[str, Any]] | N
 def is_legal(state: MatchState, action: Action) -> bool:
     """Whether ``apply(state, action)`` would succeed."""
     return _violation(state, action) is None
+
+
+def refusal_of(state: MatchState, action: Action) -> IllegalActionError | None:
+    """The error ``apply(state, action)`` would raise, or None when it is legal (a page
+    says why a boost cannot be used now without trying it).
+
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> refusal_of(new_match((pup,), (pup,)), Boost(A, BoostKind.RAGE)).code
+    'no_card'
+    """
+    problem = _violation(state, action)
+    return None if problem is None else IllegalActionError(problem[0], **problem[1])
 
 
 def legal_actions(state: MatchState, side: int, *, surrender: bool = False) -> list[Action]:

@@ -42,8 +42,8 @@ __all__ = [
 ]
 
 # The demo's own codes, beside the engine's: a form made for an earlier point of the
-# match, and a card that is not in the collection.
-SITE_REFUSALS = ("stale",)
+# match, "finish the match" while a card is left, and a card not in the collection.
+SITE_REFUSALS = ("stale", "cards_left")
 SITE_DECK_ERRORS = ("unknown_card",)
 
 EVENTS = Registry("match events", EVENT_CODES)
@@ -434,6 +434,9 @@ for _code, _text in {
     "stale": lambda: _(
         "That form was out of date (the match had moved on, or it was sent twice). "
         "Nothing was changed; here is the match as it stands."
+    ),
+    "cards_left": lambda: _(
+        "You still have a card to play, so the match cannot be finished for you: play on."
     ),
 }.items():
     REFUSALS.register(_code)(_say(_text))

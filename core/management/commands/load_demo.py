@@ -8,6 +8,7 @@ DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = [
     ("Demo collection", "cards.Card", "generate_collection", {}),
     ("Wiki pages", "wiki.Page", "load_wiki", {}),
     ("Booster pools and power promise", "packs.PowerRun", "load_packs", {}),
+    ("Balance report", "play.BalanceReport", "balance_report", {"matches": 3000, "seed": 0}),
 ]
 
 
