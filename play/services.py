@@ -213,9 +213,9 @@ def _make_room(session_key: str) -> list[Match]:
     )
     excess = active[: max(0, len(active) - limits.ACTIVE_MATCHES_PER_SESSION + 1)]
     if excess:
-        Match.objects.filter(pk__in=[m.pk for m in excess]).update(
-            status=MatchStatus.ABANDONED, updated_at=timezone.now()
-        )
+        # Its last move stays its time: the session's list keeps its order, and cleanup
+        # counts a day from the last move.
+        Match.objects.filter(pk__in=[m.pk for m in excess]).update(status=MatchStatus.ABANDONED)
         for m in excess:
             m.status = MatchStatus.ABANDONED
     return excess
