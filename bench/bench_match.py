@@ -10,7 +10,7 @@ demo move's engine work with each bot — what ``play.services.play_move`` does 
 database: rebuild the stored match from its actions, play the player's Commit, let the
 bot prepare the next round. Usage:
 
-    .venv/bin/python bench/bench_match.py [--matches 20000] [--seed 1] [--bots greedy,greedy]
+    .venv/bin/python bench/bench_match.py [--matches 10000] [--seed 1] [--bots greedy,greedy]
     .venv/bin/python bench/bench_match.py --lookahead 60 --moves 40   # the other figures
     .venv/bin/python bench/bench_match.py --profile      # cProfile of the hot path
 """
@@ -173,7 +173,7 @@ def report_others(lookahead: int, moves: int, seed: int, greedy_rate: float | No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20000)
+    parser.add_argument("--matches", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", default="greedy,greedy")
     parser.add_argument(
