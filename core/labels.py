@@ -36,7 +36,9 @@ from engine.packs import CheckSkip, PowerFlag, PromiseStep
 from engine.slabs import Bracket, Element, SlabMove, SlabTier
 from engine.types import (
     AttributeKind,
+    Beat,
     BoostKind,
+    BotKind,
     EffectKind,
     EffectSlot,
     EffectSource,
@@ -181,6 +183,18 @@ LABELS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingProxyType
             ArenaBot.GREEDY: pgettext_lazy("arena bot", "Brawler"),
             ArenaBot.PLANNER: pgettext_lazy("arena bot", "Tactician"),
         },
+        Beat: {
+            Beat.OPENING: pgettext_lazy("match beat", "Before round 1"),
+            Beat.PREPARE: pgettext_lazy("match beat", "Prepare"),
+            Beat.COMMIT: pgettext_lazy("match beat", "Commit"),
+            Beat.RESOLVE: pgettext_lazy("match beat", "Resolve"),
+            Beat.ADVANCE: pgettext_lazy("match beat", "Advance"),
+        },
+        BotKind: {
+            BotKind.RANDOM: pgettext_lazy("bot", "Random"),
+            BotKind.GREEDY: pgettext_lazy("bot", "Greedy"),
+            BotKind.LOOKAHEAD: pgettext_lazy("bot", "Lookahead"),
+        },
     }
 )
 """One name per engine enum member, by enum (members of different enums may share a value,
@@ -204,7 +218,10 @@ DESCRIPTIONS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingPro
                 "Your card goes back to the deck, keeping its damage, and another comes in; "
                 "it pays its NRG cost when it enters."
             ),
-            BoostKind.RAGE: _("+%(amount)s ATK for your card this round."),
+            BoostKind.RAGE: _(
+                "+%(amount)s ATK for your card's strike this round; it ends if the card "
+                "leaves the field."
+            ),
             BoostKind.GUARD_UP: _(
                 "+%(amount)s DEF for your card on the field or the one you picked."
             ),
@@ -216,6 +233,17 @@ DESCRIPTIONS: Mapping[type[enum.Enum], Mapping[enum.Enum, Promise]] = MappingPro
             ArenaBot.PLANNER: _(
                 "Saves energy for its power move when that pays more per energy point, and "
                 "swaps out a slab about to be knocked out."
+            ),
+        },
+        BotKind: {
+            BotKind.RANDOM: _("Plays any legal move: an easy opponent."),
+            BotKind.GREEDY: _(
+                "Plays by rules of thumb: the strongest card it can pay for, boosts when they "
+                "turn a blow."
+            ),
+            BotKind.LOOKAHEAD: _(
+                "Tries every plan it has for the round against your likely reply and plays "
+                "the one that turns out best: the strongest."
             ),
         },
     }

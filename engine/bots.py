@@ -1,11 +1,12 @@
-"""Bots for the paw-game match: a random one and a greedy one.
+"""Bots for the paw-game match: a random one, a greedy one and one that looks a round ahead.
 
 A bot is asked for one action at a time (``act(state, side, rng)``) until it
 commits — ``take_turn`` is that loop, shared by the simulator and the demo; boosts
 resolve immediately, so each answer sees their effect. Bots
 read only what a player can see: their own side, the enemy's field, both
 Heroes and NRG — never the enemy's pending pick. Their randomness comes from
-the ``random.Random`` they are handed.
+the ``random.Random`` they are handed. ``play_out`` plays a match to its end (the demo's
+"finish now", once the player has no card left: ``PlayOutBot`` plays that side).
 
 >>> import random
 >>> from engine.match import A, B, MatchCard, new_match
@@ -20,6 +21,7 @@ Boost(side=<Side.A: 0>, boost=<BoostKind.CHARGE: 'charge'>, card=None)
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from engine.data import BOOSTS, BOOSTS_PER_ROUND, MAX_HERO_HP_CEILING, NRG_CAP
@@ -35,12 +37,25 @@ from engine.match import (
     MatchCard,
     MatchState,
     Pick,
+    PlayerState,
     Recorder,
+    apply,
     legal_actions,
 )
-from engine.types import Side, Skill
+from engine.types import BotKind, Side, Skill
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "RandomBot", "card_strength", "make_bot", "take_turn"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "LookaheadBot",
+    "PlayOutBot",
+    "RandomBot",
+    "card_strength",
+    "make_bot",
+    "play_out",
+    "take_turn",
+]
 
 # Bot tuning (not rules): the Hero HP at or below which Greedy uses Hero Patch, and the
 # random spread it puts on card strengths when it picks.
@@ -154,7 +169,9 @@ class GreedyBot:
             enemy_pierce = enemy_dep.skill is Skill.PIERCE
             my_hp = me.card_hp[mine]
             my_def = me.card_def[mine]
-            my_atk = state.current_atk(side) if me.field is not None else card.atk + me.rage
+            my_atk = (
+                state.current_atk(side) if me.field is not None else card.atk + me.rage_of(mine)
+            )
             their_hp = foe.card_hp[enemy_dep.card]
             their_def = foe.card_def[enemy_dep.card]
             my_pierce = (me.field.skill if me.field is not None else card.skill) is Skill.PIERCE
@@ -189,11 +206,218 @@ class GreedyBot:
         return Commit(side)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+class LookaheadBot:
+    """Looks one round ahead: it plays out each plan it has for this round against the
+    opponent's likely reply and keeps the plan with the best outcome.
+
+    - A plan is this round's Prepare: the pick (when one is needed), up to the round's
+      boosts, in any order that changes something, then Commit. Plans that reach the same
+      state are tried once.
+    - The likely reply is ``GreedyBot``'s, made from what the opponent has shown: the
+      opponent's pending pick (and a commit that hid it) is taken back first, so the bot
+      never reads it.
+    - The outcome of a plan is judged by playing the match on from the end of the round,
+      greedy play on both sides (``ROLLOUT_ROUNDS`` rounds at most): a win or a loss
+      outweighs everything, then the Hero HP between the two. A rollout cut short is
+      judged by ``score``. Every plan meets the same noise, drawn once per round from the
+      bot's own random source: the same seed plays the same match.
+    - On equal outcomes the plan with fewer actions wins (Commit alone is tried first),
+      so a boost is spent only where it changes the outcome.
+
+    It remembers its plan for the rest of the round and replans when the state is not
+    the one it expected.
+
+    >>> from engine.match import MatchCard
+    >>> from engine.simulate import play_match
+    >>> from engine.types import Rarity, Role
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20, def_=2)
+    >>> fang = MatchCard("2", "Fang", Rarity.EPIC, Role.STRIKER, atk=14, hp=14)
+    >>> one = play_match((pup, fang), (fang, pup), ("lookahead", "greedy"), seed=3)
+    >>> two = play_match((pup, fang), (fang, pup), ("lookahead", "greedy"), seed=3)
+    >>> one.actions == two.actions, one.state.result
+    (True, 'draw')
+    """
+
+    name = "lookahead"
+
+    # Bot tuning, not rules: how far a rollout goes, and the weights of ``score``.
+    ROLLOUT_ROUNDS = 30
+    WIN = 10_000.0
+    HERO = 2.0
+    NRG = 0.5
+    RESERVE = {CHARGE: 1.0, SWITCH: 2.0, RAGE: 2.0, GUARD_UP: 2.0, HERO_PATCH: 6.0}
+
+    def __init__(self) -> None:
+        self._greedy = GreedyBot()
+        self._plan: list[tuple[tuple[int, int, PlayerState], Action]] = []
+
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action:
+        key = (state.round, state.actions, state.players[side])
+        if self._plan and self._plan[0][0] == key:
+            return self._plan.pop(0)[1]
+        self._plan = self._make_plan(state, side, rng)
+        return self._plan.pop(0)[1]
+
+    # -- planning ---------------------------------------------------------
+
+    def _make_plan(
+        self, state: MatchState, side: Side, rng: random.Random
+    ) -> list[tuple[tuple[int, int, PlayerState], Action]]:
+        view = _without_hidden_plan(state, 1 - side)
+        noise = rng.getrandbits(32)
+        best: tuple[float, int] | None = None
+        best_plan: list[tuple[tuple[int, int, PlayerState], Action]] = []
+        for plan, after in self._plans(view, side):
+            rank = (self._outcome(after, side, noise), -len(plan))
+            if best is None or rank > best:
+                best, best_plan = rank, plan
+        return best_plan
+
+    def _plans(
+        self, view: MatchState, side: Side
+    ) -> list[tuple[list[tuple[tuple[int, int, PlayerState], Action]], MatchState]]:
+        """Every distinct plan of ``side`` for this round, each with the state after its
+        Commit (before the opponent's reply), in the order found: Commit alone first."""
+        done: list[tuple[list[tuple[tuple[int, int, PlayerState], Action]], MatchState]] = []
+        seen: set[tuple[PlayerState, PlayerState]] = set()
+        queue: list[tuple[MatchState, list[tuple[tuple[int, int, PlayerState], Action]]]] = [
+            (view, [])
+        ]
+        while queue:
+            state, plan = queue.pop(0)
+            me = state.players[side]
+            options = [
+                a
+                for a in legal_actions(state, side)
+                if not (isinstance(a, Pick) and me.pick is not None)  # one pick a plan
+            ]
+            options.sort(key=lambda a: 0 if isinstance(a, Commit) else 1)
+            for action in options:
+                after, _ = apply(state, action)
+                step = [*plan, ((state.round, state.actions, me), action)]
+                if isinstance(action, Commit):
+                    done.append((step, after))
+                    continue
+                mark = (after.players[side], after.players[1 - side])
+                if mark not in seen:
+                    seen.add(mark)
+                    queue.append((after, step))
+        return done
+
+    def _outcome(self, state: MatchState, side: Side, noise: int) -> float:
+        """The worth for ``side`` of the state after its plan: the opponent replies, the
+        round is played, then the match is played on greedily (both sides)."""
+        rng = random.Random(noise)
+        act = self._greedy.act
+        last = state.round + self.ROLLOUT_ROUNDS
+        while not state.over and state.round <= last:
+            for turn in (1 - side, side):
+                round_ = state.round
+                while (
+                    not state.over and state.round == round_ and not state.players[turn].committed
+                ):
+                    state, _ = apply(state, act(state, Side(turn), rng))
+        return self.score(state, side)
+
+    def score(self, state: MatchState, side: Side) -> float:
+        """How good ``state`` is for ``side``: a result first (then the Hero HP between
+        the two); a running match by Hero HP (twice), the worth of the cards still alive
+        (``card_strength`` by the HP they have left; the card on the field at its ATK for
+        this stay), NRG, and a reserve for each boost not yet used."""
+        mine, theirs = state.players[side], state.players[1 - side]
+        hero = mine.hero_hp - theirs.hero_hp
+        if state.over:
+            if state.winner is None:
+                return float(hero)
+            return (self.WIN if state.winner == side else -self.WIN) + hero
+        value = self.HERO * hero
+        value += self._side_worth(state, side) - self._side_worth(state, 1 - side)
+        value += self.NRG * (mine.nrg - theirs.nrg)
+        return value
+
+    def _side_worth(self, state: MatchState, side: int) -> float:
+        p = state.players[side]
+        deck = state.decks[side]
+        worth = 0.0
+        for i, hp in enumerate(p.card_hp):
+            if hp <= 0:
+                continue
+            card = deck[i]
+            atk = p.field.atk if p.field is not None and p.field.card == i else card.atk
+            full = card_strength(card) + 1.5 * (atk - card.atk)
+            worth += full * hp / card.hp + p.card_def[i] - card.def_
+        for boost, reserve in self.RESERVE.items():
+            if boost not in p.boosts_used:
+                worth += reserve
+        return worth
+
+
+def _without_hidden_plan(state: MatchState, side: int) -> MatchState:
+    """``state`` as the other side sees it: ``side``'s pending pick taken back (and its
+    commit, which would otherwise tell the pick was made)."""
+    p = state.players[side]
+    if p.pick is None:
+        return state
+    hidden = PlayerState.make(
+        hero_hp=p.hero_hp,
+        hero_start=p.hero_start,
+        nrg=p.nrg,
+        card_hp=p.card_hp,
+        card_def=p.card_def,
+        deployed=p.deployed,
+        field=p.field,
+        pick=None,
+        boosts_used=p.boosts_used,
+        boosts_round=p.boosts_round,
+        rage=p.rage,
+        committed=False,
+        rage_card=p.rage_card,
+    )
+    players = (hidden, state.players[1]) if side == 0 else (state.players[0], hidden)
+    return MatchState.make(
+        decks=state.decks,
+        players=players,
+        seed=state.seed,
+        round=state.round,
+        initiative=state.initiative,
+        actions=state.actions,
+        over=state.over,
+        winner=state.winner,
+        end_reason=state.end_reason,
+    )
+
+
+class PlayOutBot:
+    """Plays a side that has nothing left to decide (``engine.match.out_of_cards``): its
+    Hero Patch while it still adds HP (it can only help: later it would add the same, or
+    be counted the same when no card is left on either side), then Commit. With a card
+    still alive it picks the cheapest, so it can finish any match."""
+
+    name = "play_out"
+
+    def act(self, state: MatchState, side: Side, rng: random.Random) -> Action:
+        me = state.players[side]
+        if (
+            HERO_PATCH not in me.boosts_used
+            and me.boosts_round < BOOSTS_PER_ROUND
+            and me.hero_hp < MAX_HERO_HP_CEILING
+        ):
+            return Boost(side, HERO_PATCH)
+        if me.field is None and me.pick is None and me.alive:
+            deck = state.decks[side]
+            return Pick(side, min(me.alive, key=lambda i: (deck[i].cost, i)))
+        return Commit(side)
+
+
+BOTS: dict[str, type[Bot]] = {
+    BotKind.RANDOM: RandomBot,
+    BotKind.GREEDY: GreedyBot,
+    BotKind.LOOKAHEAD: LookaheadBot,
+}
 
 
 def make_bot(name: str) -> Bot:
-    """A fresh bot by name (``random`` or ``greedy``); KeyError for others."""
+    """A fresh bot by name (``random``, ``greedy`` or ``lookahead``); KeyError for others."""
     return BOTS[name]()
 
 
@@ -217,3 +441,31 @@ def take_turn(bot: Bot, recorder: Recorder, side: Side, rng: random.Random) -> i
         state = recorder.state
         taken += 1
     return taken
+
+
+def play_out(
+    recorder: Recorder,
+    bots: Sequence[Bot],
+    rng_for: Callable[[Side, MatchState], random.Random],
+) -> int:
+    """Play the match on to its end: each round, A's turn then B's (a side that has
+    already committed is skipped), ``bots[side]`` acting with ``rng_for(side, state)``
+    (the state its turn starts in). The events are recorded as usual. Returns the
+    number of actions played. The engine's round limit bounds it.
+
+    >>> from engine.match import A, B, MatchCard, new_match, out_of_cards
+    >>> from engine.types import Rarity, Role
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> recorder = Recorder(new_match((pup,), (pup,)), log=False)
+    >>> rngs = (random.Random(1), random.Random(2))
+    >>> n = play_out(recorder, (PlayOutBot(), GreedyBot()), lambda side, state: rngs[side])
+    >>> recorder.state.over, recorder.state.result, n > 0
+    (True, 'draw', True)
+    """
+    played = 0
+    while not recorder.state.over:
+        for side in (Side.A, Side.B):
+            if recorder.state.over:
+                break
+            played += take_turn(bots[side], recorder, side, rng_for(side, recorder.state))
+    return played

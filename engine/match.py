@@ -29,11 +29,14 @@ Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
 - A player without a card on the field must pick one when any is left (Commit is
   refused otherwise); with none left they commit with an empty field.
 - Boosts: Charge at 4 NRG and Hero Patch at 90 Hero HP are refused (they would do
-  nothing). Rage (+2 ATK) belongs to the player for this round; Rage and Guard Up need a
-  card on the field or a picked one (Guard Up then shields the picked card). Switch
-  needs a card on the field and names the card that comes in; that card is deployed at
-  Commit and pays its cost. A card keeps its HP and DEF when it leaves the field; its
-  Deploy buffs and undercharge last only for that stay.
+  nothing). Rage and Guard Up need a card on the field or a picked one, and act on that
+  card: Guard Up's DEF stays on it, Rage's +2 ATK is for its strikes this round only.
+  A buff on a card ends when it leaves the field (RULES.md §6, settled): Rage does not
+  pass to the card Switch brings in (``boost.switch`` carries the Rage that ended), and
+  a Rage given to a picked card stays with that card if the pick changes (the new pick
+  enters without it). Switch needs a card on the field and names the card that comes
+  in; that card is deployed at Commit and pays its cost. A card keeps its HP and DEF
+  when it leaves the field; its Deploy buffs and undercharge last only for that stay.
 - Undercharge cuts ATK and the card's *current* DEF; numeric effects (Deploy, Passive,
   Last Breath) are weakened for that stay (``engine.stats.apply_undercharge``). Arcane
   applies only to the card's very first deployment, and an undercharged first
@@ -102,6 +105,7 @@ from engine.data import (
 )
 from engine.stats import apply_undercharge, undercharge_tier
 from engine.types import (
+    Beat,
     BoostKind,
     Breakdown,
     Effect,
@@ -129,9 +133,11 @@ __all__ = [
     "Action",
     "B",
     "Boost",
+    "CardCurve",
     "CardEffect",
     "Commit",
     "Deployment",
+    "EnergyCurve",
     "Event",
     "IllegalActionError",
     "InvalidDeckError",
@@ -144,11 +150,15 @@ __all__ = [
     "Side",
     "Surrender",
     "apply",
+    "beats",
+    "energy_curve",
     "hero_start_hp",
     "is_legal",
     "legal_actions",
     "new_match",
     "opening_events",
+    "out_of_cards",
+    "refusal_of",
     "replay",
     "validate_deck",
     "validate_deck_ids",
@@ -174,8 +184,8 @@ EVENT_CODES: Mapping[str, tuple[str, ...]] = {
     "round.start": ("round", "initiative", "reason", "hp_a", "hp_b"),
     "prepare.pick": ("side", "card", "name"),
     "boost.charge": ("side", "amount", "nrg", "cap"),
-    "boost.switch": ("side", "card", "name", "to", "to_name", "hp", "def"),
-    "boost.rage": ("side", "amount"),
+    "boost.switch": ("side", "card", "name", "to", "to_name", "hp", "def", "rage"),
+    "boost.rage": ("side", "card", "name", "amount"),
     "boost.guard_up": ("side", "card", "name", "amount", "def"),
     "boost.hero_patch": ("side", "amount", "hp", "cap"),
     "commit": ("side",),
@@ -481,7 +491,8 @@ class PlayerState:
 
     ``deployed[i]`` says whether card ``i`` has entered the field before (Arcane);
     a card with ``card_hp[i] == 0`` is defeated. ``field`` is the active card;
-    ``pick`` the card chosen to deploy at Commit.
+    ``pick`` the card chosen to deploy at Commit. ``rage`` is this round's Rage and
+    ``rage_card`` the deck card it was used on: it adds to that card's strikes only.
     """
 
     hero_hp: int
@@ -496,6 +507,11 @@ class PlayerState:
     boosts_round: int = 0
     rage: int = 0
     committed: bool = False
+    rage_card: int | None = None
+
+    def rage_of(self, card: int) -> int:
+        """The Rage ATK card ``card`` strikes with this round (0 unless it was used on it)."""
+        return self.rage if self.rage_card == card else 0
 
     @property
     def alive(self) -> tuple[int, ...]:
@@ -535,7 +551,7 @@ class MatchState:
         dep = p.field
         if dep is None:
             return 0
-        atk = dep.atk + p.rage
+        atk = dep.atk + p.rage_of(dep.card)
         passive = self.decks[side][dep.card].passive
         if (
             passive is not None
@@ -761,6 +777,18 @@ def is_legal(state: MatchState, action: Action) -> bool:
     return _violation(state, action) is None
 
 
+def refusal_of(state: MatchState, action: Action) -> IllegalActionError | None:
+    """The error ``apply(state, action)`` would raise, or None when it is legal (a page
+    says why a boost cannot be used now without trying it).
+
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> refusal_of(new_match((pup,), (pup,)), Boost(A, BoostKind.RAGE)).code
+    'no_card'
+    """
+    problem = _violation(state, action)
+    return None if problem is None else IllegalActionError(problem[0], **problem[1])
+
+
 def legal_actions(state: MatchState, side: int, *, surrender: bool = False) -> list[Action]:
     """Every legal action of ``side`` now (Surrender only when asked for).
 
@@ -849,6 +877,7 @@ def _player(
     boosts_round: int | None = None,
     rage: int | None = None,
     committed: bool | None = None,
+    rage_card: Any = False,
 ) -> PlayerState:
     """``p`` with some fields changed (a lean ``dataclasses.replace``)."""
     return PlayerState.make(
@@ -864,6 +893,7 @@ def _player(
         boosts_round=p.boosts_round if boosts_round is None else boosts_round,
         rage=p.rage if rage is None else rage,
         committed=p.committed if committed is None else committed,
+        rage_card=p.rage_card if rage_card is False else rage_card,
     )
 
 
@@ -903,9 +933,12 @@ def _boost(
         new = _player(p, hero_hp=hp, boosts_used=used, boosts_round=count)
         params = {"side": s, "amount": hp - p.hero_hp, "hp": hp, "cap": MAX_HERO_HP_CEILING}
         ev = Event("boost.hero_patch", params)
-    elif key is RAGE:
-        new = _player(p, rage=p.rage + amount, boosts_used=used, boosts_round=count)
-        ev = Event("boost.rage", {"side": s, "amount": amount})
+    elif key is RAGE:  # on the card on the field, or else the picked one: it is that card's
+        card = p.field.card if p.field is not None else p.pick
+        assert card is not None
+        new = _player(p, rage=amount, rage_card=card, boosts_used=used, boosts_round=count)
+        name = state.decks[side][card].name
+        ev = Event("boost.rage", {"side": s, "card": card, "name": name, "amount": amount})
     elif key is GUARD_UP:
         card = p.field.card if p.field is not None else p.pick
         assert card is not None
@@ -917,10 +950,19 @@ def _boost(
             "boost.guard_up",
             {"side": s, "card": card, "name": name, "amount": amount, "def": defs[card]},
         )
-    else:  # Switch: the active card goes back to the deck, keeping its damage.
+    else:  # Switch: the active card goes back to the deck, keeping its damage; its Rage ends.
         assert p.field is not None and action.card is not None
         old = p.field.card
-        new = _player(p, field=None, pick=action.card, boosts_used=used, boosts_round=count)
+        rage = p.rage_of(old)
+        new = _player(
+            p,
+            field=None,
+            pick=action.card,
+            boosts_used=used,
+            boosts_round=count,
+            rage=p.rage - rage,
+            rage_card=None if rage else p.rage_card,
+        )
         deck = state.decks[side]
         ev = Event(
             "boost.switch",
@@ -932,6 +974,7 @@ def _boost(
                 "to_name": deck[action.card].name,
                 "hp": p.card_hp[old],
                 "def": p.card_def[old],
+                "rage": rage,
             },
         )
     return _state(state, _set(state.players, side, new), n), (ev,)
@@ -1057,6 +1100,154 @@ def replay(
 
 
 # ---------------------------------------------------------------------------
+# Reading a match: its beats, a side with nothing left, a deck's energy curve
+
+# The events that open the Resolve and the Advance beat (the Commit beat opens right
+# after the Commit that completes the round; only Advance has burn and round.end).
+_RESOLVE_OPENERS = frozenset({"strike.order", "strike.card", "strike.hero"})
+_ADVANCE_OPENERS = frozenset({"effect.burn", "round.end"})
+
+
+def beats(events: Sequence[Event]) -> tuple[tuple[Beat, tuple[Event, ...]], ...]:
+    """A step of a log (``Replay.rounds[k]``) cut into its beats, in order; a beat in
+    which nothing happened is left out. Step 0 is the opening.
+
+    Prepare runs to the second ``commit`` (the one that plays the round); the Commit beat
+    follows up to the first strike; Resolve up to burn or the round's end; Advance is the
+    rest (burn, ``round.end``, counted Hero Patches, ``nrg.gain``). A ``match.end``
+    stays in the beat after which the end was checked.
+
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> record = replay((pup,), (pup,), 0, [Pick(A, 0), Commit(A), Pick(B, 0), Commit(B)])
+    >>> [(str(beat), len(part)) for beat, part in beats(record.rounds[1])]
+    [('prepare', 5), ('commit', 2), ('resolve', 3), ('advance', 3)]
+    >>> [str(beat) for beat, _ in beats(record.rounds[0])]
+    ['opening']
+    """
+    if not events:
+        return ()
+    if events[0].code == "hero.start":
+        return ((Beat.OPENING, tuple(events)),)
+    out: list[tuple[Beat, list[Event]]] = []
+    beat = Beat.PREPARE
+    commits = 0
+    for event in events:
+        code = event.code
+        if beat is Beat.PREPARE and commits >= 2:
+            beat = Beat.COMMIT
+        if beat is Beat.COMMIT and code in _RESOLVE_OPENERS:
+            beat = Beat.RESOLVE
+        if beat in (Beat.COMMIT, Beat.RESOLVE) and code in _ADVANCE_OPENERS:
+            beat = Beat.ADVANCE
+        if not out or out[-1][0] is not beat:
+            out.append((beat, []))
+        out[-1][1].append(event)
+        if code == "commit":
+            commits += 1
+    return tuple((beat, tuple(part)) for beat, part in out)
+
+
+def out_of_cards(state: MatchState, side: int) -> bool:
+    """Whether ``side`` has no card left, on the field or in the deck, in a running match:
+    nothing it does can change what the other side's cards do to its Hero (it can only
+    commit, and use its Hero Patch), so the rest of the match can be played out at once
+    (``engine.bots.play_out``).
+
+    >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
+    >>> out_of_cards(new_match((pup,), (pup,)), A)
+    False
+    """
+    return not state.over and max(state.players[side].card_hp) <= 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardCurve:
+    """One card of a deck against the energy curve: its cost, how many NRG it would be
+    short entering in each round shown (0: fully charged), and the first of those rounds
+    in which it enters fully charged (None: none of them)."""
+
+    card: int
+    cost: int
+    deficits: tuple[int, ...]
+    ready: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EnergyCurve:
+    """How a deck's NRG costs meet the NRG a match gives (RULES.md §6: ``start`` NRG in
+    round 1, +``gain`` each round, at most ``cap``), as ``energy_curve`` plays it.
+
+    ``rounds`` are the rounds shown (1, 2, …); ``nrg[r]`` the NRG at the Prepare of
+    ``rounds[r]`` when the ``opener`` enters in round 1 (a card must be picked then) and
+    nothing else is spent; ``cards`` follow the deck's order (the opener's deficits count
+    round 1, every other card's the rounds after it). ``all_short`` says that every card
+    costs more than the NRG of round 1: whichever card opens enters Undercharged (unless
+    Charge makes up the gap).
+    """
+
+    start: int
+    gain: int
+    cap: int
+    rounds: tuple[int, ...]
+    nrg: tuple[int, ...]
+    opener: int
+    opener_paid: int
+    cards: tuple[CardCurve, ...]
+    all_short: bool
+
+
+def energy_curve(costs: Sequence[int]) -> EnergyCurve:
+    """The energy curve of a deck with these NRG costs (in deck order).
+
+    The cheapest card opens (the first of them on a tie): a card must be picked in round
+    1, and it pays what it can of its cost. The rounds shown run until NRG is back at the
+    cap after that payment (at least two).
+
+    >>> curve = energy_curve([4, 4, 4, 4])
+    >>> curve.all_short, curve.opener, curve.rounds, curve.nrg
+    (True, 0, (1, 2, 3, 4, 5), (3, 1, 2, 3, 4))
+    >>> curve.cards[0].deficits[0], curve.cards[1].deficits, curve.cards[1].ready
+    (1, (0, 3, 2, 1, 0), 5)
+    >>> energy_curve([1, 3]).nrg, energy_curve([1, 3]).cards[1].ready
+    ((3, 3, 4), 2)
+    """
+    costs = tuple(costs)
+    if not costs:
+        raise InvalidDeckError("empty", minimum=DECK_MIN)
+    start, gain, cap = GOLD_INITIAL_PLAYER_ENERGY, NRG_PER_ROUND, NRG_CAP
+    opener = min(range(len(costs)), key=lambda i: (costs[i], i))
+    paid = min(costs[opener], start)
+    nrg = [start]
+    level = start - paid
+    while True:
+        level = min(cap, level + gain)
+        nrg.append(level)
+        if level >= cap or len(nrg) > cap // max(gain, 1) + 2:
+            break
+    rounds = tuple(range(1, len(nrg) + 1))
+    cards = []
+    for i, cost in enumerate(costs):
+        if i == opener:
+            deficits = (max(0, cost - start), *(0,) * (len(nrg) - 1))
+            ready = 1 if cost <= start else None
+        else:
+            deficits = (0, *(max(0, cost - n) for n in nrg[1:]))
+            ready = next((r for r, n in zip(rounds[1:], nrg[1:], strict=True) if n >= cost), None)
+        cards.append(CardCurve(i, cost, deficits, ready))
+    return EnergyCurve(
+        start=start,
+        gain=gain,
+        cap=cap,
+        rounds=rounds,
+        nrg=tuple(nrg),
+        opener=opener,
+        opener_paid=paid,
+        cards=tuple(cards),
+        all_short=all(c > start for c in costs),
+    )
+
+
+# ---------------------------------------------------------------------------
 # The Commit, Resolve and Advance beats, on a mutable working copy
 
 
@@ -1085,6 +1276,7 @@ class _Side:
         "passive",
         "pick",
         "rage",
+        "rage_card",
         "skill",
     )
 
@@ -1100,6 +1292,7 @@ class _Side:
         self.boosts_used = p.boosts_used
         self.boosts_round = p.boosts_round
         self.rage = p.rage
+        self.rage_card = p.rage_card
         dep = p.field
         self.on_field = dep is not None
         if dep is not None:
@@ -1146,6 +1339,7 @@ class _Side:
             boosts_round=self.boosts_round if over else 0,
             rage=self.rage if over else 0,
             committed=False,
+            rage_card=self.rage_card if over else None,
         )
 
 
@@ -1520,7 +1714,12 @@ class _Work:
             if w.pass_kind is EffectKind.WOUNDED_RAGE and w.hero_hp <= WOUNDED_RAGE_THRESHOLD
             else 0
         )
-        return w.atk + w.rage + wounded, wounded
+        return w.atk + self._rage(w) + wounded, wounded
+
+    @staticmethod
+    def _rage(w: _Side) -> int:
+        """The Rage of the side's active card (Rage belongs to the card it was used on)."""
+        return w.rage if w.rage_card == w.card else 0
 
     def _strike(self, side: int, atk: int, wounded: int, first: bool) -> None:
         """Side's active card strikes with ``atk``: the enemy card, or the enemy Hero."""
@@ -1541,7 +1740,7 @@ class _Work:
                         "card": i,
                         "name": w.deck[i].name,
                         "atk": atk,
-                        "rage": w.rage,
+                        "rage": self._rage(w),
                         "wounded_rage": wounded,
                         "threshold": WOUNDED_RAGE_THRESHOLD,
                         "first_strike": first,
@@ -1567,7 +1766,7 @@ class _Work:
                         "card": i,
                         "name": w.deck[i].name,
                         "atk": atk,
-                        "rage": w.rage,
+                        "rage": self._rage(w),
                         "wounded_rage": wounded,
                         "threshold": WOUNDED_RAGE_THRESHOLD,
                         "first_strike": first,

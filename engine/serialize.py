@@ -6,6 +6,14 @@ Shared by the command line, the site's JSON API, the import command and the matc
 Input errors raise ``InvalidCardError`` whose ``field`` is the path of the
 offending value (``"equipped.paw.supply"``) and whose ``str()`` is one line.
 
+Input limits (not rules, what any store of cards can hold): every integer is at most
+``MAX_INT`` (2^63 − 1, a signed 64-bit integer), and JSON numbers longer than that are
+refused where they stand, never turned into Python integers (a 5,000-digit number would
+otherwise stop the JSON reader with a bare ValueError); every name is text of 1 to
+``NAME_MAX_LENGTH`` (100, the site's name columns) characters, without NUL and without
+lone surrogates (a ``"\\ud800"`` escape decodes to one, and it cannot be written out as
+UTF-8).
+
 >>> card = card_from_json({
 ...     "token": 7, "name": "Pup #7",
 ...     "equipped": {"head": {"name": "Cap", "supply": 900}, "body": {"name": "Vest", "supply": 4},
@@ -25,6 +33,7 @@ engine.types.InvalidCardError: equipped.head: is required
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 from types import MappingProxyType
@@ -67,6 +76,8 @@ from engine.types import (
 )
 
 __all__ = [
+    "MAX_INT",
+    "NAME_MAX_LENGTH",
     "InvalidCardError",
     "action_from_json",
     "action_to_json",
@@ -75,6 +86,7 @@ __all__ = [
     "card_to_json",
     "dumps",
     "event_to_json",
+    "load_json",
     "match_card_from_json",
     "match_card_to_json",
     "parse_card",
@@ -98,10 +110,51 @@ _COMBO_RARITY_NAMES = ", ".join(r.value for r in _COMBO_RARITIES)
 # ---------------------------------------------------------------------------
 # Input
 
+#: The largest integer a card may hold (a signed 64-bit integer, what databases store).
+MAX_INT = 2**63 - 1
+#: The longest name of a card, an attribute or a combo (the site's name columns hold 100).
+NAME_MAX_LENGTH = 100
+_MAX_DIGITS = len(str(MAX_INT))
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SHOWN = 40  # characters of a bad value (or key) an error message repeats
+
+
+class _Oversized:
+    """A JSON integer with more digits than ``MAX_INT`` has, kept as its text (never an
+    ``int``: Python refuses to convert numbers over 4,300 digits, and this one is refused
+    anyway, at its own path, by the field that reads it)."""
+
+    __slots__ = ("negative",)
+
+    def __init__(self, text: str) -> None:
+        self.negative = text.startswith("-")
+
+
+def _json_int(text: str) -> int | _Oversized:
+    digits = len(text) - (text[:1] == "-")
+    return _Oversized(text) if digits > _MAX_DIGITS else int(text)
+
+
+def _show(value: Any) -> str:
+    """A bad value as an error message repeats it: JSON, shortened, any lone surrogate
+    escaped (the message must stay writable as UTF-8)."""
+    text = (
+        "<a number too long>"
+        if isinstance(value, _Oversized)
+        else json.dumps(value, ensure_ascii=False)
+    )
+    if len(text) > _SHOWN:
+        text = text[: _SHOWN - 1] + "…"
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
 
 def _path(base: str, key: str | int) -> str:
     if isinstance(key, int):
         return f"{base}[{key}]"
+    key = key.replace("\x00", "\\0")
+    if len(key) > _SHOWN:
+        key = key[: _SHOWN - 1] + "…"
+    key = _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", key)
     return f"{base}.{key}" if base else key
 
 
@@ -134,6 +187,12 @@ def _required(obj: Mapping[str, Any], key: str, path: str) -> Any:
 def _int(value: Any, path: str, minimum: int, nullable: bool = False) -> int | None:
     if value is None and nullable:
         return None
+    if (isinstance(value, _Oversized) and not value.negative) or (
+        type(value) is int and value > MAX_INT
+    ):
+        raise InvalidCardError(
+            path, "max_int", f"must be at most {MAX_INT} (2^63 − 1)", maximum=MAX_INT
+        )
     if type(value) is not int or value < minimum:
         suffix = " or null" if nullable else ""
         raise InvalidCardError(
@@ -146,8 +205,24 @@ def _int(value: Any, path: str, minimum: int, nullable: bool = False) -> int | N
 
 
 def _text(value: Any, path: str) -> str:
+    """A name: a non-empty string of at most NAME_MAX_LENGTH characters, no NUL, no lone
+    surrogate."""
     if not isinstance(value, str) or not value.strip():
         raise InvalidCardError(path, "non_empty_string", "must be a non-empty string")
+    if len(value) > NAME_MAX_LENGTH:
+        raise InvalidCardError(
+            path,
+            "too_long",
+            f"must be at most {NAME_MAX_LENGTH} characters (this one has {len(value)})",
+            maximum=NAME_MAX_LENGTH,
+            length=len(value),
+        )
+    if "\x00" in value:
+        raise InvalidCardError(path, "nul", "must not contain a NUL character")
+    if _SURROGATE.search(value):
+        raise InvalidCardError(
+            path, "surrogate", "must be text (it holds a lone surrogate, such as \\ud800)"
+        )
     return value
 
 
@@ -166,7 +241,7 @@ def _slot(value: Any, path: str) -> Slot:
     raise InvalidCardError(
         path,
         "unknown_slot",
-        f"unknown slot {json.dumps(value, ensure_ascii=False)} (expected {_SLOT_NAMES})",
+        f"unknown slot {_show(value)} (expected {_SLOT_NAMES})",
         value=value,
     )
 
@@ -180,7 +255,7 @@ def _kind(value: Any, path: str) -> AttributeKind:
     raise InvalidCardError(
         path,
         "unknown_kind",
-        f"unknown kind {json.dumps(value, ensure_ascii=False)} (expected {_KIND_NAMES})",
+        f"unknown kind {_show(value)} (expected {_KIND_NAMES})",
         value=value,
     )
 
@@ -219,8 +294,7 @@ def _combo(value: Any, path: str) -> ComboSpec:
         raise InvalidCardError(
             rarity_path,
             "unknown_rarity",
-            f"unknown rarity {json.dumps(raw, ensure_ascii=False)} "
-            f"(expected {_COMBO_RARITY_NAMES})",
+            f"unknown rarity {_show(raw)} (expected {_COMBO_RARITY_NAMES})",
             value=raw,
         )
     try:
@@ -279,6 +353,39 @@ def card_from_json(obj: Any) -> CardSpec:
     )
 
 
+def load_json(text: str | bytes, what: str = "card") -> Any:
+    """Decode JSON text (or UTF-8 bytes) for the card readers; ``InvalidCardError`` at
+    ``what`` when it is not JSON. Integers longer than ``MAX_INT`` stay unconverted
+    markers that the field reading them refuses with its path.
+
+    >>> load_json('{"supply": 7}')
+    {'supply': 7}
+    >>> card_from_json(load_json('{"token": ' + "9" * 5000 + ', "name": "x", "equipped": {}}'))
+    Traceback (most recent call last):
+    ...
+    engine.types.InvalidCardError: token: must be at most 9223372036854775807 (2^63 − 1)
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise InvalidCardError(what, "encoding", "not UTF-8 text") from None
+    try:
+        return json.loads(text, parse_int=_json_int)
+    except json.JSONDecodeError as err:
+        raise InvalidCardError(
+            what,
+            "json",
+            f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})",
+            line=err.lineno,
+            column=err.colno,
+        ) from None
+    except RecursionError:
+        raise InvalidCardError(what, "json_depth", "JSON nested too deeply") from None
+    except ValueError as err:  # a number the JSON reader itself cannot hold
+        raise InvalidCardError(what, "json_number", f"not valid JSON ({err})") from None
+
+
 def parse_card(text: str | bytes) -> CardSpec:
     """Parse JSON text (or UTF-8 bytes) into a ``CardSpec``; bad input → ``InvalidCardError``.
 
@@ -287,24 +394,7 @@ def parse_card(text: str | bytes) -> CardSpec:
     ...
     engine.types.InvalidCardError: card: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)
     """
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise InvalidCardError("card", "encoding", "not UTF-8 text") from None
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InvalidCardError(
-            "card",
-            "json",
-            f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})",
-            line=err.lineno,
-            column=err.colno,
-        ) from None
-    except RecursionError:
-        raise InvalidCardError("card", "json_depth", "JSON nested too deeply") from None
-    return card_from_json(obj)
+    return card_from_json(load_json(text))
 
 
 def _attribute_json(attr: AttributeSpec, with_slot: bool) -> dict[str, Any]:

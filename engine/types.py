@@ -27,7 +27,9 @@ _T = TypeVar("_T")
 __all__ = [
     "AttributeKind",
     "AttributeSpec",
+    "Beat",
     "BoostKind",
+    "BotKind",
     "Breakdown",
     "CardSpec",
     "ComboSpec",
@@ -215,6 +217,25 @@ class EndReason(_ValueEnum):
     SURRENDER = "surrender"
     DECKS_EXHAUSTED = "decks_exhausted"  # no card left on either side: Hero HP decides
     ROUND_LIMIT = "round_limit"  # the engine's round cap: Hero HP decides
+
+
+class Beat(_ValueEnum):
+    """A part of a paw-game match log: the opening, then each round's four beats
+    (RULES.md §6), in the order they are played (``engine.match.beats`` cuts a log)."""
+
+    OPENING = "opening"  # each Hero's starting HP, before round 1
+    PREPARE = "prepare"  # picks, boosts and commits
+    COMMIT = "commit"  # new cards enter and pay, Deploy effects fire
+    RESOLVE = "resolve"  # strikes, deaths, Last Breaths
+    ADVANCE = "advance"  # burn, the end of the round, +1 NRG
+
+
+class BotKind(_ValueEnum):
+    """The bots that can play a side of a match (``engine.bots.BOTS``), weakest first."""
+
+    RANDOM = "random"  # any legal action
+    GREEDY = "greedy"  # sensible rules of thumb, one action at a time
+    LOOKAHEAD = "lookahead"  # plays out each plan for this round against a likely reply
 
 
 class Side(enum.IntEnum):

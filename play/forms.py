@@ -1,10 +1,12 @@
 """Every request parameter of the match demo, read through a form.
 
-- ``BuilderForm`` (GET): the deck builder's search text ``q``, the deck so far ``deck``
-  (card numbers, comma-separated: the builder's links carry it) and the result ``page``.
-- ``DeckForm`` (POST): the chosen cards, ``card`` repeated.
+- ``BuilderForm`` (GET): the deck builder's search ``q`` (the explorer's query language,
+  parsed by ``explorer.query.parse``), the deck so far ``deck`` (card numbers,
+  comma-separated: the builder's links carry it), the result ``page``, the ``bot`` to
+  play and the deck ``source`` (the whole collection, or the session's ``binder``).
+- ``DeckForm`` (POST): the chosen cards, ``card`` repeated, and the ``bot``.
 - ``MoveForm`` (POST): the player's ``move`` (a button value) and the ``turn`` it was
-  made for.
+  made for; ``TurnForm`` (POST) only the ``turn`` (surrender, finish the match).
 - ``ReplayForm`` (GET): the replay ``step``.
 
 Numbers are ASCII digits only: ``"²".isdigit()`` is True and ``int("٣")`` is 3, so no
@@ -20,26 +22,32 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.labels import choices
 from engine.match import A, Action, Boost, Commit, IllegalActionError, Pick, Surrender
-from engine.types import BoostKind
+from engine.types import BoostKind, BotKind
 
 __all__ = [
+    "SOURCES",
     "BuilderForm",
     "DeckForm",
     "MoveForm",
     "ReplayForm",
+    "TurnForm",
     "move_value",
     "parse_move",
 ]
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
 _TOKEN = re.compile(r"[0-9]{1,9}")  # a card number as the builder writes it
-_SEARCH_TOKEN = re.compile(r"#?([0-9]{1,9})")
 _PICK = re.compile(r"pick:([0-9]{1,3})")
 _SWITCH = re.compile(r"boost:switch:([0-9]{1,3})")
 _BOOST = re.compile(r"boost:([a-z_]{1,20})")
 # Most card numbers a builder address keeps (more than any deck holds; the rest is junk).
 DECK_PARAM_LIMIT = 16
+# The longest search the builder reads (the explorer's own box takes as much).
+QUERY_MAX_LENGTH = 500
+# Where the builder's cards come from: the collection, or the session's booster binder.
+SOURCES = ("collection", "binder")
 
 
 def _token(value: object) -> int | None:
@@ -133,11 +141,30 @@ class TokensField(forms.Field):
         return tokens  # type: ignore[return-value]
 
 
+class BotField(forms.ChoiceField):
+    """Which bot plays (``engine.types.BotKind``); blank is the default, greedy."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            choices=choices(BotKind),
+            required=False,
+            error_messages={"invalid_choice": _("There is no such bot.")},
+            **kwargs,
+        )
+
+    def clean(self, value: Any) -> str:
+        return super().clean(value) or BotKind.GREEDY.value
+
+
 class BuilderForm(forms.Form):
-    """The deck builder's address: search text, the deck so far, the result page."""
+    """The deck builder's address: search, the deck so far, the result page, the bot, the
+    deck source."""
 
     q = forms.CharField(
-        label=_("Find a card by name or number"), required=False, max_length=100, strip=True
+        label=_("Find cards: a name, a number or a search such as r:epic role:tank"),
+        required=False,
+        max_length=QUERY_MAX_LENGTH,
+        strip=True,
     )
     deck = TokenListField(required=False, max_length=1000)
     page = NumberField(
@@ -150,18 +177,28 @@ class BuilderForm(forms.Form):
         },
     )
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        query = data.get("q") or ""
-        match = _SEARCH_TOKEN.fullmatch(query)
-        data["token"] = int(match[1]) if match else None
-        return data
+    bot = BotField()
+    source = forms.ChoiceField(
+        choices=[(s, s) for s in SOURCES],
+        required=False,
+        error_messages={"invalid_choice": _("Cards come from the collection or your binder.")},
+    )
+
+    def clean_source(self) -> str:
+        return self.cleaned_data.get("source") or SOURCES[0]
 
 
 class DeckForm(forms.Form):
-    """The cards chosen for a new match."""
+    """The cards chosen for a new match, and the bot to play it."""
 
     card = TokensField(required=False)
+    bot = BotField()
+
+
+class TurnForm(forms.Form):
+    """The point of the match (action count) a surrender or finish form was made for."""
+
+    turn = NumberField(min_value=0, max_value=10**6)
 
 
 class MoveForm(forms.Form):

@@ -42,8 +42,8 @@ __all__ = [
 ]
 
 # The demo's own codes, beside the engine's: a form made for an earlier point of the
-# match, and a card that is not in the collection.
-SITE_REFUSALS = ("stale",)
+# match, "finish the match" while a card is left, and a card not in the collection.
+SITE_REFUSALS = ("stale", "cards_left")
 SITE_DECK_ERRORS = ("unknown_card",)
 
 EVENTS = Registry("match events", EVENT_CODES)
@@ -189,15 +189,23 @@ def _charge(p: Mapping[str, Any], v: Any) -> str:
 
 @_event("boost.switch", kind="boost")
 def _switch(p: Mapping[str, Any], v: Any) -> str:
-    return _(
+    text = _(
         "%(actor)s — %(boost)s: %(name)s returns to the deck (HP %(hp)s, DEF %(def)s kept); "
         "%(to_name)s will enter."
     ) % _actor_boost(p, BoostKind.SWITCH)
+    if p.get("rage"):
+        text += " " + _("Its %(boost)s (+%(n)s ATK) leaves with it.") % {
+            "boost": label(BoostKind.RAGE),
+            "n": p["rage"],
+        }
+    return text
 
 
 @_event("boost.rage", kind="boost")
 def _rage(p: Mapping[str, Any], v: Any) -> str:
-    return _("%(actor)s — %(boost)s: +%(amount)s ATK this round.") % _actor_boost(p, BoostKind.RAGE)
+    return _("%(actor)s — %(boost)s: %(name)s +%(amount)s ATK this round.") % _actor_boost(
+        p, BoostKind.RAGE
+    )
 
 
 @_event("boost.guard_up", kind="boost", section="shield")
@@ -426,6 +434,9 @@ for _code, _text in {
     "stale": lambda: _(
         "That form was out of date (the match had moved on, or it was sent twice). "
         "Nothing was changed; here is the match as it stands."
+    ),
+    "cards_left": lambda: _(
+        "You still have a card to play, so the match cannot be finished for you: play on."
     ),
 }.items():
     REFUSALS.register(_code)(_say(_text))

@@ -60,13 +60,14 @@ def _rows(
 
 
 def balance_report_html(report: BalanceReport | None) -> str:
-    """The report as HTML tables (or the "no report yet" note)."""
+    """The report as HTML tables (or a note that it is being prepared: ``make install``
+    computes one when none is stored, so a visitor never needs to run anything)."""
     if report is None:
         return format_html(
             '<p class="macro-caption">{}</p>',
             _(
-                "No balance report yet: these tables fill in once bot-against-bot matches "
-                "have been played for one."
+                "The balance report is being prepared: these tables fill in once the bots "
+                "have played their matches between random decks."
             ),
         )
     data = report.data

@@ -1,21 +1,27 @@
-"""Read queries of the match demo: card search for the deck builder, suggestions,
-and a session's matches."""
+"""Read queries of the match demo: card search for the deck builder (the explorer's own
+search: ``explorer.selectors.search_cards`` of an ``explorer.query.parse`` d query), the
+session's booster binder, suggestions, and a session's matches."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from uuid import UUID
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from cards.models import Card
 from engine.data import DECK_MAX
 from engine.types import Role
+from explorer.query import Query
+from explorer.selectors import search_cards as explorer_search
+from packs.selectors import binder_tokens
 
 from .models import Match
 
 __all__ = [
     "SEARCH_LIMIT",
+    "binder",
     "cards_by_tokens",
     "match_by_id",
     "match_for_session",
@@ -34,20 +40,27 @@ def _cards() -> QuerySet[Card]:
 
 
 def search_cards(
-    query: str, token: int | None = None, *, page: int = 1, per_page: int = SEARCH_LIMIT
+    query: Query,
+    *,
+    within: Collection[int] | None = None,
+    page: int = 1,
+    per_page: int = SEARCH_LIMIT,
 ) -> tuple[list[Card], bool]:
-    """One page of the cards whose name contains ``query`` (or whose number is ``token``),
-    strongest rarity first, and whether another page follows (one query: a row more than
-    a page is read instead of counting them all)."""
-    cards = _cards()
-    if query:
-        condition = Q(name__icontains=query)
-        if token is not None:
-            condition |= Q(token=token)
-        cards = cards.filter(condition)
+    """One page of the cards the explorer finds for ``query`` (in its order: strongest
+    rarity first unless it says ``sort:``), only those numbered in ``within`` when given
+    (a binder), and whether another page follows (one query: a row more than a page is
+    read instead of counting them all)."""
+    cards = explorer_search(query).only(*_CARD_FIELDS)
+    if within is not None:
+        cards = cards.filter(token__in=list(within))
     start = (max(page, 1) - 1) * per_page
-    rows = list(cards.order_by("-rarity_rank", "token")[start : start + per_page + 1])
+    rows = list(cards[start : start + per_page + 1])
     return rows[:per_page], len(rows) > per_page
+
+
+def binder(session_key: str | None) -> list[int]:
+    """The tokens of the session's booster binder (the cards it pulled), or none."""
+    return binder_tokens(session_key) if session_key else []
 
 
 def cards_by_tokens(tokens: list[int]) -> list[Card]:
@@ -70,7 +83,7 @@ def suggested_deck(rng: random.Random) -> list[Card]:
 
 
 def session_matches(session_key: str | None, limit: int = 10) -> list[Match]:
-    """The session's latest matches (newest first)."""
+    """The session's latest matches (newest first; those set aside included)."""
     if not session_key:
         return []
     return list(

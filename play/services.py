@@ -1,9 +1,12 @@
-"""Writes of the match demo: start a match, play the player's action (and the bot's reply),
-and run the balance report.
+"""Writes of the match demo: start a match (or a rematch), play the player's action (and
+the bot's reply), finish a match the player can no longer change, clean up, and run the
+balance report.
 
-The player is side A, the bot side B. The bot prepares and commits at the start of each
-round (its boosts show at once; its pick stays hidden until the cards enter), so the
-player's Commit is the one that resolves the round.
+The player is side A, the bot side B (random, greedy or lookahead: ``Match.bot``). The
+bot prepares and commits at the start of each round (its boosts show at once; its pick
+stays hidden until the cards enter), so the player's Commit is the one that resolves
+the round. A session keeps at most ``limits.ACTIVE_MATCHES_PER_SESSION`` matches in
+progress: a new one sets the oldest aside.
 """
 
 from __future__ import annotations
@@ -14,26 +17,31 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import combinations_with_replacement
 from typing import Any
 
+from django.contrib.sessions.models import Session
 from django.db import transaction
+from django.utils import timezone
 
 from cards.models import Card
 from cards.specs import card_specs, iter_card_specs
 from core import versions
-from engine.bots import card_strength, make_bot, take_turn
+from engine.bots import PlayOutBot, card_strength, make_bot, play_out, take_turn
 from engine.data import DECK_MAX
 from engine.derive import derive
 from engine.match import (
     A,
     Action,
     B,
+    IllegalActionError,
     MatchCard,
     MatchState,
     Recorder,
     Replay,
     new_match,
+    out_of_cards,
     replay,
     validate_deck_ids,
 )
@@ -44,22 +52,29 @@ from engine.serialize import (
     match_card_to_json,
 )
 from engine.simulate import Series, Tally, play_match
-from engine.types import Rarity
+from engine.types import BotKind, Rarity
 
+from . import limits
 from .models import BalanceReport, Match, MatchStatus
 
 __all__ = [
+    "CardsLeftError",
+    "Cleaned",
     "DeckError",
     "Loaded",
     "StaleActionError",
+    "Started",
     "choose_bot_deck",
+    "cleanup",
+    "finish_match",
     "load",
     "play_move",
+    "rematch",
     "run_balance_report",
     "start_match",
 ]
 
-BOT_NAME = "greedy"
+BOT_NAME = BotKind.GREEDY.value  # the bot when none is chosen
 # How many collection cards of the same rarity the bot looks at for each card of yours.
 BOT_CANDIDATES_PER_CARD = 8
 
@@ -77,6 +92,10 @@ class DeckError(ValueError):
 
 class StaleActionError(ValueError):
     """The form was made for an earlier point of the match (or sent twice)."""
+
+
+class CardsLeftError(ValueError):
+    """ "Finish the match" while the player still has a card to play (a stale page)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,27 +194,87 @@ def choose_bot_deck(player: Sequence[MatchCard], rng: random.Random) -> tuple[Ma
     return tuple(deck)
 
 
-def start_match(session_key: str, tokens: Sequence[int], *, seed: int | None = None) -> Match:
-    """Create a match between the player's cards (by token) and a bot deck; the bot then
-    prepares round 1. Raises InvalidDeckError (the engine's deck rules, checked before any
-    card is loaded) or DeckError("unknown_card")."""
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A new match, and the session's matches set aside to make room for it (oldest
+    first; usually none)."""
+
+    match: Match
+    set_aside: list[Match]
+
+
+def _make_room(session_key: str) -> list[Match]:
+    """Set aside the session's oldest matches in progress so that the new one keeps it at
+    ``ACTIVE_MATCHES_PER_SESSION``; the matches set aside."""
+    active = list(
+        Match.objects.filter(owner_session_key=session_key, status=MatchStatus.ACTIVE)
+        .only("id", "public_id", "rounds", "created_at", "updated_at", "status")
+        .order_by("created_at", "id")
+    )
+    excess = active[: max(0, len(active) - limits.ACTIVE_MATCHES_PER_SESSION + 1)]
+    if excess:
+        # Its last move stays its time: the session's list keeps its order, and cleanup
+        # counts a day from the last move.
+        Match.objects.filter(pk__in=[m.pk for m in excess]).update(status=MatchStatus.ABANDONED)
+        for m in excess:
+            m.status = MatchStatus.ABANDONED
+    return excess
+
+
+def _create(
+    session_key: str,
+    player: Sequence[MatchCard],
+    bot_deck: Sequence[MatchCard],
+    seed: int,
+    bot: str,
+) -> Started:
+    recorder = Recorder(new_match(player, bot_deck, seed), log=False)
+    _bot_turn(recorder, seed, bot)
+    with transaction.atomic():
+        set_aside = _make_room(session_key)
+        match = Match.objects.create(
+            owner_session_key=session_key,
+            seed=seed,
+            bot=bot,
+            deck_a=[match_card_to_json(c) for c in player],
+            deck_b=[match_card_to_json(c) for c in bot_deck],
+            actions=[action_to_json(a) for a in recorder.actions],
+            rounds=recorder.state.round,
+        )
+    return Started(match, set_aside)
+
+
+def start_match(
+    session_key: str,
+    tokens: Sequence[int],
+    *,
+    bot: str = BOT_NAME,
+    seed: int | None = None,
+) -> Started:
+    """Create a match between the player's cards (by token) and a bot deck, played by
+    ``bot``; the bot then prepares round 1. Raises InvalidDeckError (the engine's deck
+    rules, checked before any card is loaded), DeckError("unknown_card") or KeyError for
+    a bot that does not exist."""
     tokens = list(tokens)
+    make_bot(bot)  # an unknown bot is refused before anything is loaded
     validate_deck_ids([str(t) for t in tokens])
     player = _player_deck(tokens)
     if seed is None:
         seed = secrets.randbelow(2**31)
     bot_deck = choose_bot_deck(player, random.Random(seed))
-    recorder = Recorder(new_match(player, bot_deck, seed), log=False)
-    _bot_turn(recorder, seed, BOT_NAME)
-    return Match.objects.create(
-        owner_session_key=session_key,
-        seed=seed,
-        bot=BOT_NAME,
-        deck_a=[match_card_to_json(c) for c in player],
-        deck_b=[match_card_to_json(c) for c in bot_deck],
-        actions=[action_to_json(a) for a in recorder.actions],
-        rounds=recorder.state.round,
+    return _create(session_key, player, bot_deck, seed, bot)
+
+
+def rematch(public_id: Any, session_key: str, *, seed: int | None = None) -> Started:
+    """A new match with the same two decks (as they were when the match started) and the
+    same bot, on a new seed. Match.DoesNotExist when the match is not this session's."""
+    match = Match.objects.only("deck_a", "deck_b", "bot").get(
+        public_id=public_id, owner_session_key=session_key
     )
+    deck_a, deck_b = _decks(match)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    return _create(session_key, deck_a, deck_b, seed, match.bot)
 
 
 # ---------------------------------------------------------------------------
@@ -210,6 +289,33 @@ def _status(state: MatchState) -> str:
     return MatchStatus.WON if state.winner == A else MatchStatus.LOST
 
 
+def _resume(public_id: Any, session_key: str, turn: int) -> tuple[Match, Recorder]:
+    """The session's match, locked, and a recorder going on from it (inside a
+    transaction). StaleActionError for a form made for another point of the match;
+    IllegalActionError("match_over") for a match set aside."""
+    match = Match.objects.select_for_update().get(
+        public_id=public_id, owner_session_key=session_key
+    )
+    if match.abandoned:
+        raise IllegalActionError("match_over")
+    recorder = Recorder.resume(_replay(match))
+    if turn != recorder.state.actions:
+        raise StaleActionError(turn)
+    return match, recorder
+
+
+def _store(match: Match, recorder: Recorder, stored: int) -> Loaded:
+    """Save the actions recorded after the first ``stored`` ones, and the match's status."""
+    state = recorder.state
+    new = recorder.actions[stored:]
+    match.actions = [*match.actions, *(action_to_json(a) for a in new)]
+    match.status = _status(state)
+    match.end_reason = state.end_reason or ""
+    match.rounds = state.round
+    match.save(update_fields=["actions", "status", "end_reason", "rounds", "updated_at"])
+    return Loaded(match, recorder.record())
+
+
 def play_move(public_id: Any, session_key: str, turn: int, action: Action) -> Loaded:
     """Apply the player's action to their match (and the bot's reply), atomically.
 
@@ -219,24 +325,62 @@ def play_move(public_id: Any, session_key: str, turn: int, action: Action) -> Lo
     The stored actions are replayed once; the new ones are recorded onto that replay.
     """
     with transaction.atomic():
-        match = Match.objects.select_for_update().get(
-            public_id=public_id, owner_session_key=session_key
-        )
-        recorder = Recorder.resume(_replay(match))
-        if turn != recorder.state.actions:
-            raise StaleActionError(turn)
+        match, recorder = _resume(public_id, session_key, turn)
         stored = len(recorder.actions)
         recorder.play(action)
         if not recorder.state.over and not recorder.state.players[B].committed:
             _bot_turn(recorder, match.seed, match.bot)
-        state = recorder.state
-        new = recorder.actions[stored:]
-        match.actions = [*match.actions, *(action_to_json(a) for a in new)]
-        match.status = _status(state)
-        match.end_reason = state.end_reason or ""
-        match.rounds = state.round
-        match.save(update_fields=["actions", "status", "end_reason", "rounds", "updated_at"])
-    return Loaded(match, recorder.record())
+        return _store(match, recorder, stored)
+
+
+def finish_match(public_id: Any, session_key: str, turn: int) -> Loaded:
+    """Play a match out at once when the player has no card left (``out_of_cards``): the
+    player's side commits each round (after its Hero Patch, while that adds HP) and the
+    bot plays as it would have; the events are recorded as usual. The same refusals as
+    ``play_move``, and CardsLeftError while the player still has a card."""
+    with transaction.atomic():
+        match, recorder = _resume(public_id, session_key, turn)
+        if recorder.state.over:
+            raise IllegalActionError("match_over")
+        if not out_of_cards(recorder.state, A):
+            raise CardsLeftError()
+        stored = len(recorder.actions)
+        seed = match.seed
+        play_out(
+            recorder,
+            (PlayOutBot(), make_bot(match.bot)),
+            lambda side, state: _bot_rng(seed, state),
+        )
+        return _store(match, recorder, stored)
+
+
+# ---------------------------------------------------------------------------
+# Cleaning up
+
+
+@dataclass(frozen=True, slots=True)
+class Cleaned:
+    """What ``cleanup`` removed."""
+
+    sessions: int
+    matches: int
+
+
+def cleanup(now: datetime | None = None) -> Cleaned:
+    """Delete expired sessions (Django's ``clearsessions``) and matches left unfinished
+    (in progress, or set aside) for ``limits.ABANDONED_AFTER``. Finished matches stay:
+    their replays are permalinks that may have been shared."""
+    from django.core.management import call_command
+
+    sessions = Session.objects.filter(expire_date__lt=timezone.now()).count()
+    call_command("clearsessions")
+    now = now or timezone.now()
+    stale = Match.objects.filter(
+        status__in=(MatchStatus.ACTIVE, MatchStatus.ABANDONED),
+        updated_at__lt=now - limits.ABANDONED_AFTER,
+    )
+    matches, _ = stale.delete()
+    return Cleaned(sessions, matches)
 
 
 # ---------------------------------------------------------------------------

@@ -10,8 +10,9 @@ from typing import TextIO
 from engine.bots import BOTS
 from engine.cli.base import Command, UsageError, read_input
 from engine.match import InvalidDeckError
-from engine.serialize import action_to_json, event_to_json, match_card_to_json
+from engine.serialize import action_to_json, event_to_json, load_json, match_card_to_json
 from engine.simulate import load_decks, play_match, run_series
+from engine.types import InvalidCardError
 
 
 def simulate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,9 +48,9 @@ def simulate_run(args: argparse.Namespace, out: TextIO) -> int:
         raise UsageError("--games: must be at least 1")
     raw = read_input(args.decks)
     try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise UsageError(f"{args.decks}: not valid JSON ({exc})") from None
+        data = load_json(raw, "decks")
+    except InvalidCardError as exc:
+        raise UsageError(f"{args.decks}: {exc}") from None
     try:
         deck_a, deck_b = load_decks(data)
     except InvalidDeckError as exc:

@@ -17,7 +17,10 @@ words = st.one_of(
 )
 names = st.one_of(
     st.lists(words, min_size=1, max_size=3).map(" ".join),
-    st.text(min_size=1, max_size=12).filter(str.strip),
+    # Any text a card name may be (engine.serialize refuses NUL and lone surrogates).
+    st.text(
+        st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1, max_size=12
+    ).filter(str.strip),
 )
 supplies = st.one_of(st.integers(1, 30), st.integers(1, 3000))
 kinds = st.sampled_from([AttributeKind.NORMAL] * 8 + [AttributeKind.GOD, AttributeKind.PREMIUM])

@@ -20,10 +20,33 @@ def test_the_macro_is_registered_and_says_when_there_is_no_report(empty_collecti
 
     macro = get_macro("balance_report")
     assert macro is not None and macro.live
+    # No public page tells a visitor to run a command (make install computes a report).
     with translation.override("en"):
-        assert "No balance report yet" in render_macro(macro, None)
+        html = render_macro(macro, None)
+        assert "being prepared" in html
     with translation.override("ru"):
-        assert "Отчёта о балансе пока нет" in render_macro(macro, None)
+        ru = render_macro(macro, None)
+        assert "готовится" in ru
+    for text in (html, ru):
+        assert "manage.py" not in text and "python" not in text and "<table" not in text
+
+
+def test_load_demo_computes_a_bounded_report_when_none_is_stored(collection, monkeypatch):
+    """``make install`` (load_demo) leaves the demo with its balance report."""
+    from core.management.commands import load_demo
+    from play.models import BalanceReport
+
+    step = next(s for s in load_demo.DEMO_STEPS if s[2] == "balance_report")
+    options = step[3]
+    assert step[1] == "play.BalanceReport"
+    assert options["matches"] <= 5000 and "seed" in options  # bounded and seeded
+    monkeypatch.setattr(load_demo, "DEMO_STEPS", [step])  # the other steps are slow
+    assert not BalanceReport.objects.exists()
+    call_command("load_demo", stdout=StringIO())
+    report = BalanceReport.objects.get()
+    assert report.matches == options["matches"] and report.seed == options["seed"]
+    call_command("load_demo", stdout=StringIO())  # stored: left alone
+    assert BalanceReport.objects.count() == 1
 
 
 def test_command_stores_a_report_and_the_macro_shows_it(collection):

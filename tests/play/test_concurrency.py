@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_concurrent_submits_on_one_match_apply_once():
     build_collection()
-    match = services.start_match("s" * 32, [1, 2], seed=4)
+    match = services.start_match("s" * 32, [1, 2], seed=4).match
     turn = services.load(match).state.actions
     barrier = threading.Barrier(4)
     outcomes: list[str] = []

@@ -51,6 +51,7 @@ VARIANTS: dict[str, dict[str, list[Any]]] = {
     "deploy.undercharged": {"halved": [False, True]},
     "surrender": {"side": ["a", "b"]},
     "effect.heal_hero": {"slot": ["deploy", "last_breath"]},
+    "boost.switch": {"rage": [0, 2]},
 }
 NAMES = {"name", "to_name", "target_name"}  # proper names: they appear as they are
 

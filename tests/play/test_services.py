@@ -38,7 +38,7 @@ def test_bot_deck_matches_rarities_and_is_seeded(collection):
 
 
 def test_a_stored_match_replays_to_the_same_state(collection):
-    match = services.start_match("k" * 32, [2, 9], seed=77)
+    match = services.start_match("k" * 32, [2, 9], seed=77).match
     loaded = services.load(match)
     assert loaded.state.players[1].committed
     deck_a, deck_b = services._decks(match)
@@ -48,7 +48,7 @@ def test_a_stored_match_replays_to_the_same_state(collection):
 
 
 def test_a_move_is_recorded_onto_the_stored_replay(collection):
-    match = services.start_match("k" * 32, [2, 9], seed=77)
+    match = services.start_match("k" * 32, [2, 9], seed=77).match
     turn = services.load(match).state.actions
     after = services.play_move(match.public_id, "k" * 32, turn, Pick(0, 0))
     after = services.play_move(match.public_id, "k" * 32, turn + 1, Commit(0))
@@ -74,7 +74,7 @@ def test_an_unknown_card_is_the_sites_own_error(collection):
 
 
 def test_play_move_refuses_other_sessions(collection):
-    match = services.start_match("a" * 32, [1], seed=1)
+    match = services.start_match("a" * 32, [1], seed=1).match
     with pytest.raises(Match.DoesNotExist):
         services.play_move(match.public_id, "b" * 32, 2, Pick(0, 0))
 

@@ -41,6 +41,8 @@ def populate() -> list[str]:
             options["size"] = SMALL_COLLECTION
         if command == "load_packs":
             options["per_tier"] = 1  # the booster pools, with a quick power measurement
+        if command == "balance_report":
+            options["matches"] = 100  # a quick report: the wiki macro has its tables
         call_command(command, verbosity=0, **options)
         loaded.append(label)
     if "generate_collection" in commands and not any(

@@ -9,6 +9,7 @@ DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = [
     ("Wiki pages", "wiki.Page", "load_wiki", {}),
     ("Booster pools and power promise", "packs.PowerRun", "load_packs", {}),
     ("Slab arena (demo slabs, balance report)", "arena.ArenaBalanceReport", "arena_demo", {}),
+    ("Balance report", "play.BalanceReport", "balance_report", {"matches": 3000, "seed": 0}),
 ]
 
 
