@@ -155,24 +155,36 @@ class PreviewView:
 
 
 def preview(
-    title: str, summary: str, body: str, lang: str, directory: PageDirectory, english_body: str = ""
+    title: str,
+    summary: str,
+    body: str,
+    lang: str,
+    directory: PageDirectory,
+    english_body: str = "",
+    messages_lang: str | None = None,
 ) -> PreviewView:
     """Render unsaved text (the admin's preview): never cached. A body past the limits is
-    not rendered at all: the preview only says what is wrong with it."""
-    too_big = size_problems(body)
+    not rendered at all: the preview only says what is wrong with it. The problems are
+    worded in ``messages_lang`` (the editor's), the page in the active language."""
+    from django.utils import translation
+
+    with translation.override(messages_lang or translation.get_language()):
+        too_big = size_problems(body)
     if too_big:
         return PreviewView(title, summary, mark_safe(""), (), (), tuple(too_big))
     resolver = UrlResolver(directory.published_titles(), url_lang=lang)
     alias_source = extract_headings(english_body) if lang != DEFAULT_LANGUAGE else ()
     rendered = render_markdown(body, lang=lang, resolver=resolver, alias_source=alias_source)
     html = fill_live_macros(rendered.html, rendered.live_macros, lang)
+    with translation.override(messages_lang or translation.get_language()):
+        problems = tuple(content_problems(body, lang=lang, resolver=resolver))
     return PreviewView(
         title=title,
         summary=summary,
         html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
         toc=tuple(h for h in rendered.headings if h.level <= 3),
         missing_links=rendered.missing_links,
-        problems=tuple(content_problems(body, lang=lang, resolver=resolver)),
+        problems=problems,
     )
 
 
