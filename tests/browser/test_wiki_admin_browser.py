@@ -70,7 +70,7 @@ def test_the_russian_admin_wiki_change_page(page, staff, wiki_page):
     _log_in(page)
     page.get_by_role("link", name="Страницы вики").first.click()
     page.wait_for_url("**/ru/admin/wiki/page/")
-    assert page.locator("h1").inner_text() == "Выберите объект для изменения: страница вики"
+    assert page.locator("h1").inner_text() == "Выберите для изменения: страница вики"
     page.get_by_role("link", name="Энергия").click()
     page.wait_for_url(f"**/ru/admin/wiki/page/{wiki_page.pk}/change/")
     assert _h1(page) == "Изменение: страница вики"
@@ -98,7 +98,7 @@ def test_the_russian_admin_wiki_change_page(page, staff, wiki_page):
     page.get_by_label("Описание правки").fill("проверка")
     page.get_by_role("button", name="Сохранить", exact=True).click()
     page.wait_for_url("**/ru/admin/wiki/page/")
-    assert "Изменено: страница вики «Energy»." in page.locator(".messagelist").inner_text()
+    assert "Изменено: страница вики «Энергия»." in page.locator(".messagelist").inner_text()
 
 
 def test_the_russian_admin_on_a_phone(page, staff, wiki_page):
