@@ -169,11 +169,16 @@ class ParsedQuery:
         if not self.suggestions:
             return ""
         replace = dict(self.suggestions)
-        words = []
+        searched = {t.word for t in self.terms}
+        words: list[str] = []
+        stems: set[str] = set()
         for word in WORD.findall(self.text):
             if word in replace:
-                words.append(replace[word])
-            elif word not in self.unknown:
+                word = replace[word]
+            elif word not in searched:
+                continue  # unknown without a suggestion, or past the limit
+            if stem(word) not in stems:
+                stems.add(stem(word))
                 words.append(word)
         return " ".join(words)
 
@@ -233,11 +238,15 @@ class Vocabulary:
     def from_texts(cls, texts: list[str]) -> Vocabulary:
         counts: Counter[str] = Counter()
         for text in texts:
-            counts.update(fold(w) for w in WORD.findall(text) if not w.isdigit())
+            counts.update(fold(w) for w in WORD.findall(text))
         stems = {stem(w) for w in counts}
         keys = frozenset(k for s in stems if (k := synonyms.key_of_stem(s)))
         # The pages' words, most frequent first, and the synonym table's words.
-        offered = [w for w, _n in counts.most_common() if len(w) >= MIN_PREFIX and "_" not in w]
+        offered = [
+            w
+            for w, _n in counts.most_common()
+            if len(w) >= MIN_PREFIX and "_" not in w and not w.isdigit()
+        ]
         offered += [fold(w) for w in synonyms.all_words() if synonyms.key_of(w) in keys]
         candidates: dict[tuple[str, int], list[str]] = {}
         for word in dict.fromkeys(offered):

@@ -227,3 +227,15 @@ def test_the_sqlite_index_is_rebuilt_when_the_table_changes(monkeypatch):
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM wiki_page_fts WHERE page_id = 0")
         assert cursor.fetchone()[0] == 1
+
+
+def test_the_corrected_query_names_each_word_once_and_leaves_out_the_rest(pages):
+    vocabulary = search.vocabulary()
+    parsed = search.parse_query("energy enrgy energi rarity zzqqxx", vocabulary)
+    assert parsed.unknown == ("enrgy", "zzqqxx") and parsed.corrected == "energy rarity"
+
+
+def test_numbers_on_the_pages_are_words_like_any_other(client, shipped_wiki):
+    html = results(client, "200 раунд")
+    assert "how-a-match-works" in slugs(html) and "left it out" not in html
+    assert "поиск его пропустил" not in html
