@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_noop, ngettext_lazy
 
-__all__ = ["TranslationTabsMedia"]
+__all__ = ["DJANGO_ADMIN_PLURAL_TEXTS", "DJANGO_ADMIN_TEXTS", "TranslationTabsMedia"]
 
 
 class TranslationTabsMedia:
@@ -40,3 +41,57 @@ class TranslationTabsMedia:
         if self.extra_css:
             css.setdefault("all", []).extend(self.extra_css)
         return forms.Media(js=[*js, *self.extra_js], css=css)
+
+
+# ---------------------------------------------------------------------------
+# Django's admin names a model by its verbose name inside sentences of its own: "Change %s",
+# "The {name} “{obj}” was added successfully." Its Russian catalogue fills them with the
+# nominative and masculine endings («Изменить %s», «{name} … был успешно добавлен»), so
+# "Изменить страница вики" and "карта … был добавлен": no single form of a feminine or
+# neuter name reads right in all of them. Django's Russian translators already word their
+# related-object buttons around the name («объект типа …»); the project's catalogue, which
+# takes precedence over Django's, words the rest the same way, so every model's natural
+# nominative name reads correctly. Listed here so that `make messages` extracts them; a test
+# checks that Django still uses each of these texts.
+DJANGO_ADMIN_TEXTS = (
+    gettext_noop("Add %s"),
+    gettext_noop("Change %s"),
+    gettext_noop("View %s"),
+    gettext_noop("Select %s"),
+    gettext_noop("Select %s to change"),
+    gettext_noop("Select %s to view"),
+    gettext_noop("Add %(name)s"),
+    gettext_noop("Add another %(verbose_name)s"),
+    gettext_noop("Cannot delete %(name)s"),
+    gettext_noop("Added {name} “{object}”."),
+    gettext_noop("Changed {fields} for {name} “{object}”."),
+    gettext_noop("Deleted {name} “{object}”."),
+    gettext_noop("The {name} “{obj}” was added successfully."),
+    gettext_noop("The {name} “{obj}” was added successfully. You may add another {name} below."),
+    gettext_noop("The {name} “{obj}” was changed successfully. You may edit it again below."),
+    gettext_noop("The {name} “{obj}” was changed successfully. You may add another {name} below."),
+    gettext_noop("The {name} “{obj}” was changed successfully."),
+    gettext_noop("The %(name)s “%(obj)s” was deleted successfully."),
+    gettext_noop("%(name)s with ID “%(key)s” doesn’t exist. Perhaps it was deleted?"),
+    gettext_noop("Successfully deleted %(count)d %(items)s."),
+    gettext_noop(
+        "Deleting the %(object_name)s '%(escaped_object)s' would result in deleting related "
+        "objects, but your account doesn't have permission to delete the following types of "
+        "objects:"
+    ),
+    gettext_noop(
+        "Deleting the %(object_name)s '%(escaped_object)s' would require deleting the "
+        "following protected related objects:"
+    ),
+    gettext_noop(
+        'Are you sure you want to delete the %(object_name)s "%(escaped_object)s"? All of '
+        "the following related items will be deleted:"
+    ),
+)
+#: The plural one: "%(count)s %(name)s was changed successfully." (the change list's edits).
+DJANGO_ADMIN_PLURAL_TEXTS = (
+    ngettext_lazy(
+        "%(count)s %(name)s was changed successfully.",
+        "%(count)s %(name)s were changed successfully.",
+    ),
+)

@@ -14,6 +14,7 @@ from django.urls import path, reverse
 from django.utils import translation
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 from modeltranslation.admin import TabbedTranslationAdmin
 
@@ -59,9 +60,10 @@ class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
     readonly_fields = ("revision_number", "updated_at")
     fieldsets = (
         (None, {"fields": ("slug", "title", "summary", "body")}),
-        (_("Placement"), {"fields": ("section", "order", "related", "published")}),
+        # Lazy: the class is built once, at import, before any request picks a language.
+        (gettext_lazy("Placement"), {"fields": ("section", "order", "related", "published")}),
         (
-            _("This edit"),
+            gettext_lazy("This edit"),
             {"fields": ("edit_summary", "base_revision", "revision_number", "updated_at")},
         ),
     )
@@ -156,6 +158,9 @@ class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
         fallback = False
         if lang != DEFAULT_LANGUAGE and not body.strip():
             body, fallback = english_body, True
+        staff_lang = translation.get_language()
+        # The page as a visitor reading ``lang`` would see it, chrome included; the notices
+        # about the preview stay in the editor's language (the template switches back).
         with translation.override(lang):
             preview = presenters.preview(
                 texts.text("title", lang) or texts.text("title", DEFAULT_LANGUAGE),
@@ -164,12 +169,14 @@ class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
                 DEFAULT_LANGUAGE if fallback else lang,
                 page_directory(),
                 english_body=english_body,
+                messages_lang=staff_lang,
             )
-            return TemplateResponse(
+            response = TemplateResponse(
                 request,
                 "wiki/page_preview.html",
-                {"preview": preview, "lang": lang, "fallback": fallback},
+                {"preview": preview, "lang": lang, "fallback": fallback, "staff_lang": staff_lang},
             )
+            return response.render()  # now, while ``lang`` is active
 
     @method_decorator(require_safe)
     def missing_links_view(self, request: HttpRequest) -> HttpResponse:
@@ -259,6 +266,7 @@ class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
                 page,
                 revision=revision,
                 current=page.revision_number,
+                next_revision=page.revision_number + 1,
                 errors=errors,
                 diffs=diff_snapshots(services.snapshot(page), revision.snapshot),
             ),

@@ -129,7 +129,9 @@ class PageAdminForm(forms.ModelForm):
         help_text=_("Say briefly what you changed and why; it appears in the page history."),
     )
     # The revision the form was opened at. A save that finds a newer revision is refused.
-    base_revision = WholeNumberField(widget=forms.HiddenInput, required=False)
+    base_revision = WholeNumberField(
+        label=_("Revision the edit started from"), widget=forms.HiddenInput, required=False
+    )
 
     class Meta:
         model = Page

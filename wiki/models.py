@@ -54,7 +54,8 @@ class Page(models.Model):
         verbose_name_plural = _("wiki pages")
 
     def __str__(self) -> str:
-        return self.title_en or self.slug  # type: ignore[attr-defined]
+        # modeltranslation's ``title``: the active language's, else the English one.
+        return self.title or self.slug
 
     def get_absolute_url(self) -> str:
         return reverse("wiki:page", kwargs={"slug": self.slug})

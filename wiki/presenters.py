@@ -26,6 +26,7 @@ from django.core.paginator import Page as ListPage
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 
 from . import search
 from .diff import FieldDiff, diff_snapshots
@@ -154,24 +155,36 @@ class PreviewView:
 
 
 def preview(
-    title: str, summary: str, body: str, lang: str, directory: PageDirectory, english_body: str = ""
+    title: str,
+    summary: str,
+    body: str,
+    lang: str,
+    directory: PageDirectory,
+    english_body: str = "",
+    messages_lang: str | None = None,
 ) -> PreviewView:
     """Render unsaved text (the admin's preview): never cached. A body past the limits is
-    not rendered at all: the preview only says what is wrong with it."""
-    too_big = size_problems(body)
+    not rendered at all: the preview only says what is wrong with it. The problems are
+    worded in ``messages_lang`` (the editor's), the page in the active language."""
+    from django.utils import translation
+
+    with translation.override(messages_lang or translation.get_language()):
+        too_big = size_problems(body)
     if too_big:
         return PreviewView(title, summary, mark_safe(""), (), (), tuple(too_big))
     resolver = UrlResolver(directory.published_titles(), url_lang=lang)
     alias_source = extract_headings(english_body) if lang != DEFAULT_LANGUAGE else ()
     rendered = render_markdown(body, lang=lang, resolver=resolver, alias_source=alias_source)
     html = fill_live_macros(rendered.html, rendered.live_macros, lang)
+    with translation.override(messages_lang or translation.get_language()):
+        problems = tuple(content_problems(body, lang=lang, resolver=resolver))
     return PreviewView(
         title=title,
         summary=summary,
         html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
         toc=tuple(h for h in rendered.headings if h.level <= 3),
         missing_links=rendered.missing_links,
-        problems=tuple(content_problems(body, lang=lang, resolver=resolver)),
+        problems=problems,
     )
 
 
@@ -297,11 +310,25 @@ def revision_diff(page: Page, lang: str, old: PageRevision, new: PageRevision) -
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
+    """A page found. ``link`` is in the visitor's language; when the words were found in
+    the other language only, ``match_link`` gives the page's title in that language, so
+    the snippet always sits under a title in its own language."""
+
     link: PageLink
     title_html: SafeString
     snippet: SafeString
     matched_lang: str
     other_language: bool
+    match_link: PageLink | None = None
+    match_title_html: SafeString | None = None
+
+    @property
+    def match_url(self) -> str:
+        """The page in the language the words were found in."""
+        from django.utils import translation
+
+        with translation.override(self.matched_lang):
+            return self.link.page.get_absolute_url()
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +338,28 @@ class SearchView:
     results: tuple[SearchResult, ...]
     pages: ListPage
     total: int
+    #: Words no published page has: left out of the search.
+    unknown: tuple[str, ...] = ()
+    #: Words past the limit: left out of the search.
+    dropped: tuple[str, ...] = ()
+    #: The query with each unknown word replaced by a close word the pages have ("" if none).
+    corrected: str = ""
+    #: False when no page has every word, and the results have any of them.
+    all_words: bool = True
+    max_words: int = search.MAX_TERMS
+
+    @property
+    def unknown_text(self) -> str:
+        return quoted_words(self.unknown)
+
+    @property
+    def dropped_text(self) -> str:
+        return quoted_words(self.dropped)
+
+
+def quoted_words(words: Iterable[str]) -> str:
+    """Words in the visitor's quotation marks, comma-separated: “a”, “b” or «a», «b»."""
+    return ", ".join(pgettext("quoted word", "“%(word)s”") % {"word": w} for w in words)
 
 
 def _result(hit: search.Hit, page: Page, terms: list[str], lang: str) -> SearchResult:
@@ -321,26 +370,39 @@ def _result(hit: search.Hit, page: Page, terms: list[str], lang: str) -> SearchR
         localized(page, "summary", matched).value + "\n" + search.page_plain_text(page, body.lang)
     )
     link = page_link(page, lang)
+    other = matched != lang
+    match_link = page_link(page, matched) if other else None
     return SearchResult(
         link=link,
         title_html=search.highlight(link.title.value, terms),
         snippet=search.snippet(text, terms),
         matched_lang=matched,
-        other_language=matched != lang,
+        other_language=other,
+        match_link=match_link,
+        match_title_html=(search.highlight(match_link.title.value, terms) if match_link else None),
     )
 
 
 def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
-    """The published pages matching ``query``, best first, one page of results."""
-    terms = search.query_terms(query)
-    hits = search.search_pages(query) if terms else []
-    pages = published_pages().in_bulk([h.page_id for h in hits]) if hits else {}
-    hits = [h for h in hits if h.page_id in pages]
+    """The published pages matching ``query``, best first, one page of results, with the
+    words the search left out and a corrected query when one would find more."""
+    parsed = search.parse_query(query, search.vocabulary()) if query.strip() else None
+    if parsed is None or not (parsed.terms or parsed.unknown):
+        listing = Paginator([], RESULTS_PER_PAGE).get_page(1)
+        return SearchView(query=query, searched=False, results=(), pages=listing, total=0)
+    found = search.find(parsed)
+    pages = published_pages().in_bulk([h.page_id for h in found.hits]) if found.hits else {}
+    hits = [h for h in found.hits if h.page_id in pages]
     listing = Paginator(hits, RESULTS_PER_PAGE).get_page(page_number)
+    terms = parsed.highlight
     return SearchView(
         query=query,
-        searched=bool(terms),
+        searched=True,
         results=tuple(_result(h, pages[h.page_id], terms, lang) for h in listing.object_list),
         pages=listing,
         total=len(hits),
+        unknown=parsed.unknown,
+        dropped=parsed.dropped,
+        corrected=parsed.corrected,
+        all_words=found.all_words,
     )

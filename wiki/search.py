@@ -1,33 +1,45 @@
 """Full-text search over wiki pages in both languages, behind one small interface.
 
-``search_pages(query)`` returns ranked hits; ``index_page`` / ``remove_page`` keep the
-index in step (``wiki.services`` calls them on every save); ``snippet`` highlights the
-query's words in a text. Which backend runs depends on the database:
+``parse_query(text, vocabulary())`` reads what a visitor typed: the words searched (each
+with its synonyms), the words no published page has (left out, each with a "did you mean"
+suggestion when a close word exists) and the words past the limit. ``find(parsed)``
+returns ranked hits and says whether every word matched or, failing that, any word.
+``index_page`` / ``remove_page`` keep the index in step (``wiki.services`` calls them on
+every save); ``snippet`` highlights the query's words in a text. Which backend runs
+depends on the database:
 
 * SQLite: an FTS5 table (``wiki_page_fts``, created by migration 0002) holding the
   Snowball stems of each page's title, summary and body per language, tokenised by
   ``unicode61`` (which folds Cyrillic case and diacritics). Each word is stemmed by its
   script — Cyrillic words with the Russian stemmer, others with the English one — in the
   index and in the query alike, so "редкости" finds "редкость" and "skills" finds
-  "skill" on pages of either language. Ranking: BM25 with the title weighted 10, the
-  summary 4 and the body 1.
+  "skill" on pages of either language. A word of a synonym group (``wiki.synonyms``) is
+  indexed with its group's key too, and a query word is looked up by its stem and by its
+  group's key: "навыки" finds the pages that say "скилл". Ranking: BM25 with the title
+  weighted 10, the summary 4 and the body 1.
 * PostgreSQL: ``SearchVector`` / ``SearchQuery`` / ``SearchRank`` with the ``english``
-  configuration for English columns and ``russian`` for Russian ones (weights A/B/C).
+  configuration for English columns and ``russian`` for Russian ones (weights A/B/C);
+  a query word is expanded into every word of its synonym group.
 
 Snippets use one highlighter for both backends: it stems the text's words the same way
-and marks those whose stem matches the query's.
+and marks those whose stem matches the query's, synonyms included.
 
 >>> stem("Редкости"), stem("skills"), stem("ёлка")
 ('редкост', 'skill', 'елк')
 >>> query_terms("Skills of редкости")
 ['skill', 'of', 'редкост']
+>>> [t.word for t in parse_query("навыки навыков energy").terms]
+['навыки', 'energy']
 """
 
 from __future__ import annotations
 
+import bisect
+import difflib
 import re
 import threading
-from dataclasses import dataclass
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import snowballstemmer
@@ -35,12 +47,15 @@ from django.db import connection
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from . import synonyms
 from .selectors import LANGUAGE_CODES
 
 WORD = re.compile(r"\w+", re.UNICODE)
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 MAX_TERMS = 12
 MIN_PREFIX = 3
+#: A word still being typed reaches the synonym groups of the words it begins, from here.
+MIN_SYNONYM_PREFIX = 4
 
 _local = threading.local()
 
@@ -70,6 +85,19 @@ def stem_text(text: str) -> str:
     return " ".join(stem(w) for w in WORD.findall(text or ""))
 
 
+def index_text(text: str) -> str:
+    """What the SQLite index holds for a text: each word's stem, followed by its synonym
+    group's key when it has one."""
+    tokens: list[str] = []
+    for word in WORD.findall(text or ""):
+        word_stem = stem(word)
+        tokens.append(word_stem)
+        key = synonyms.key_of_stem(word_stem)
+        if key:
+            tokens.append(key)
+    return " ".join(tokens)
+
+
 def query_terms(query: str) -> list[str]:
     """The distinct stems of a query, in order (at most ``MAX_TERMS``)."""
     terms: list[str] = []
@@ -78,6 +106,214 @@ def query_terms(query: str) -> list[str]:
         if term not in terms:
             terms.append(term)
     return terms[:MAX_TERMS]
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A word of the query: as typed, its stem, and the synonym groups it reaches."""
+
+    word: str
+    stem: str
+    keys: tuple[str, ...] = ()
+    #: False when only its synonyms are on the pages (a word still being typed whose
+    #: letters begin no word there): then only they are searched, not its stem's prefix.
+    own: bool = True
+
+    @property
+    def stems(self) -> tuple[str, ...]:
+        """Its stem and every stem of its synonyms (what the highlighter marks)."""
+        found = [self.stem]
+        for key in self.keys:
+            found += [s for s in synonyms.stems_of(key) if s not in found]
+        return tuple(found)
+
+
+def _term(word: str) -> Term:
+    word_stem = stem(word)
+    exact = synonyms.key_of_stem(word_stem)
+    if exact:
+        return Term(word, word_stem, (exact,))
+    folded = fold(word)
+    if len(folded) >= MIN_SYNONYM_PREFIX:
+        return Term(word, word_stem, synonyms.keys_starting(word_stem, folded))
+    return Term(word, word_stem)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedQuery:
+    """What a search looks for, and what it left out and why."""
+
+    text: str
+    terms: tuple[Term, ...]
+    #: Words no published page has, nor any of their synonyms: left out of the search.
+    unknown: tuple[str, ...] = ()
+    #: Words past the first ``MAX_TERMS``: left out of the search.
+    dropped: tuple[str, ...] = ()
+    #: ``(unknown word, a close word the pages have)``.
+    suggestions: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def highlight(self) -> list[str]:
+        """The stems the highlighter marks: each word's own stem (also as the start of a
+        longer word) and, written ``=stem``, its synonyms' stems (whole words only)."""
+        found: list[str] = []
+        for term in self.terms:
+            if term.stem not in found:
+                found.append(term.stem)
+            found += [f"={s}" for s in term.stems[1:] if f"={s}" not in found]
+        return found
+
+    @property
+    def corrected(self) -> str:
+        """The query with each unknown word replaced by its suggestion ("" when none)."""
+        if not self.suggestions:
+            return ""
+        replace = dict(self.suggestions)
+        searched = {t.word for t in self.terms}
+        words: list[str] = []
+        stems: set[str] = set()
+        for word in WORD.findall(self.text):
+            if word in replace:
+                word = replace[word]
+            elif word not in searched:
+                continue  # unknown without a suggestion, or past the limit
+            if stem(word) not in stems:
+                stems.add(stem(word))
+                words.append(word)
+        return " ".join(words)
+
+
+def parse_query(text: str, vocabulary: Vocabulary | None = None) -> ParsedQuery:
+    """Read a query: distinct words by stem, in order, at most ``MAX_TERMS``.
+
+    With a ``vocabulary`` (the published pages' words), words that no page has — nor a
+    synonym of them, nor a word they begin — are left out and reported, each with a
+    suggestion when a close word exists.
+    """
+    terms: list[Term] = []
+    dropped: list[str] = []
+    seen: set[str] = set()
+    for word in WORD.findall(text or ""):
+        word_stem = stem(word)
+        if word_stem in seen:
+            continue
+        seen.add(word_stem)
+        if len(terms) < MAX_TERMS:
+            terms.append(_term(word))
+        else:
+            dropped.append(word)
+    if vocabulary is None:
+        return ParsedQuery(text, tuple(terms), dropped=tuple(dropped))
+    known = tuple(
+        t if not t.keys or vocabulary.has_itself(t) else replace(t, own=False)
+        for t in terms
+        if vocabulary.knows(t)
+    )
+    unknown = tuple(t.word for t in terms if not vocabulary.knows(t))
+    suggestions = tuple(
+        (word, suggestion) for word in unknown if (suggestion := vocabulary.suggest(word))
+    )
+    return ParsedQuery(text, known, unknown, tuple(dropped), suggestions)
+
+
+# ---------------------------------------------------------------------------
+# What the published pages say: known words and "did you mean"
+
+
+def _script(word: str) -> str:
+    return "cyrillic" if CYRILLIC.search(word) else "other"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every word of the published pages (titles, summaries, bodies, both languages)."""
+
+    stems: tuple[str, ...]  # sorted, for prefix look-ups
+    words: tuple[str, ...]  # folded, sorted
+    keys: frozenset[str]  # the synonym groups some page has a word of
+    #: Candidates for "did you mean", by script and length.
+    candidates: dict[tuple[str, int], tuple[str, ...]] = field(repr=False)
+
+    @classmethod
+    def from_texts(cls, texts: list[str]) -> Vocabulary:
+        counts: Counter[str] = Counter()
+        for text in texts:
+            counts.update(fold(w) for w in WORD.findall(text))
+        stems = {stem(w) for w in counts}
+        keys = frozenset(k for s in stems if (k := synonyms.key_of_stem(s)))
+        # The pages' words, most frequent first, and the synonym table's words.
+        offered = [
+            w
+            for w, _n in counts.most_common()
+            if len(w) >= MIN_PREFIX and "_" not in w and not w.isdigit()
+        ]
+        offered += [fold(w) for w in synonyms.all_words() if synonyms.key_of(w) in keys]
+        candidates: dict[tuple[str, int], list[str]] = {}
+        for word in dict.fromkeys(offered):
+            candidates.setdefault((_script(word), len(word)), []).append(word)
+        return cls(
+            stems=tuple(sorted(stems)),
+            words=tuple(sorted(counts)),
+            keys=keys,
+            candidates={k: tuple(v) for k, v in candidates.items()},
+        )
+
+    @staticmethod
+    def _has_prefix(items: tuple[str, ...], prefix: str) -> bool:
+        at = bisect.bisect_left(items, prefix)
+        return at < len(items) and items[at].startswith(prefix)
+
+    def has_itself(self, term: Term) -> bool:
+        """Whether a page has the word itself (or a word its letters begin)."""
+        folded = fold(term.word)
+        if len(folded) >= MIN_PREFIX:
+            return term.stem in self.stems or self._has_prefix(self.words, folded)
+        return term.stem in self.stems
+
+    def knows(self, term: Term) -> bool:
+        """Whether searching ``term`` can find a page: a page has its stem, a word it
+        begins (while typing) or one of its synonyms."""
+        if any(key in self.keys for key in term.keys):
+            return True
+        if len(term.stem) >= MIN_PREFIX:
+            return self._has_prefix(self.stems, term.stem) or self._has_prefix(
+                self.words, fold(term.word)
+            )
+        return term.stem in self.stems or fold(term.word) in self.words
+
+    def suggest(self, word: str) -> str | None:
+        """The closest word the pages (or the synonym table) have, if one is close."""
+        folded = fold(word)
+        if len(folded) < MIN_PREFIX:
+            return None
+        script = _script(folded)
+        pool = [
+            w
+            for length in range(len(folded) - 2, len(folded) + 3)
+            for w in self.candidates.get((script, length), ())
+        ]
+        close = difflib.get_close_matches(folded, pool, n=1, cutoff=0.75)
+        return close[0] if close else None
+
+
+def vocabulary() -> Vocabulary:
+    """The published pages' vocabulary, cached until any page is saved."""
+    from django.core.cache import cache
+
+    from .selectors import page_directory, published_pages
+
+    key = f"wiki:vocabulary:{page_directory().version}:{synonyms.FINGERPRINT}"
+    found = cache.get(key)
+    if found is None:
+        texts: list[str] = []
+        for page in published_pages():
+            for code in LANGUAGE_CODES:
+                texts.append(getattr(page, f"title_{code}", None) or "")
+                texts.append(getattr(page, f"summary_{code}", None) or "")
+                texts.append(page_plain_text(page, code))
+        found = Vocabulary.from_texts(texts)
+        cache.set(key, found, 60 * 60 * 24)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,7 +358,7 @@ def index_page(page) -> None:
             cursor.execute(
                 "INSERT INTO wiki_page_fts (page_id, lang, title, summary, body) "
                 "VALUES (%s, %s, %s, %s, %s)",
-                [page.pk, code, stem_text(title), stem_text(summary), stem_text(body)],
+                [page.pk, code, index_text(title), index_text(summary), index_text(body)],
             )
 
 
@@ -132,50 +368,124 @@ def remove_page(page_id: int) -> None:
             cursor.execute("DELETE FROM wiki_page_fts WHERE page_id = %s", [page_id])
 
 
+#: The row that records which synonym table the SQLite index was built with (no page has
+#: id 0, and the row's texts are empty, so no search ever finds it).
+_TABLE_ROW = "synonyms:"
+
+
+def reindex_all() -> int:
+    """Rebuild the SQLite index from every page; returns how many pages were indexed."""
+    from .models import Page
+
+    if not _sqlite():
+        return 0
+    pages = list(Page.objects.all())
+    with connection.cursor() as cursor:
+        cursor.execute("DELETE FROM wiki_page_fts")
+        cursor.execute(
+            "INSERT INTO wiki_page_fts (page_id, lang, title, summary, body) "
+            "VALUES (0, %s, '', '', '')",
+            [_TABLE_ROW + synonyms.FINGERPRINT],
+        )
+    for page in pages:
+        index_page(page)
+    return len(pages)
+
+
+def ensure_index_current() -> bool:
+    """Rebuild the SQLite index if it was built with another synonym table (after
+    ``migrate``: see ``WikiConfig``). Returns whether it rebuilt."""
+    if not _sqlite():
+        return False
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'wiki_page_fts'"
+        )
+        if cursor.fetchone() is None:
+            return False  # not migrated yet
+        cursor.execute(
+            "SELECT 1 FROM wiki_page_fts WHERE page_id = 0 AND lang = %s",
+            [_TABLE_ROW + synonyms.FINGERPRINT],
+        )
+        if cursor.fetchone() is not None:
+            return False
+    reindex_all()
+    return True
+
+
 # ---------------------------------------------------------------------------
 # Searching
 
 
-def _fts_term(term: str, prefix: bool) -> str:
-    quoted = '"' + term.replace('"', '""') + '"'
-    return quoted + "*" if prefix and len(term) >= MIN_PREFIX else quoted
+def _fts_string(token: str) -> str:
+    return '"' + token.replace('"', '""') + '"'
 
 
-def _sqlite_search(terms: list[str], limit: int) -> list[tuple[int, str, float]]:
+def _fts_term(term: Term) -> str:
+    """One query word for FTS5: its stem (a prefix, from ``MIN_PREFIX`` letters) or any
+    of its synonym groups' keys."""
+    own = [_fts_string(term.stem) + ("*" if len(term.stem) >= MIN_PREFIX else "")]
+    alternatives = (own if term.own else []) + [_fts_string(key) for key in term.keys]
+    return alternatives[0] if len(alternatives) == 1 else "(" + " OR ".join(alternatives) + ")"
+
+
+def _sqlite_search(
+    terms: tuple[Term, ...], limit: int
+) -> tuple[list[tuple[int, str, float]], bool]:
     rows: list[tuple[int, str, float]] = []
     # Every word must match; when that finds nothing, any word may.
     for joiner in (" AND ", " OR "):
-        expression = joiner.join(_fts_term(t, prefix=True) for t in terms)
+        expression = joiner.join(_fts_term(t) for t in terms)
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT page_id, lang, bm25(wiki_page_fts, 0, 0, 10.0, 4.0, 1.0) AS score "
-                "FROM wiki_page_fts WHERE wiki_page_fts MATCH %s ORDER BY score LIMIT %s",
+                "FROM wiki_page_fts WHERE wiki_page_fts MATCH %s AND page_id > 0 "
+                "ORDER BY score LIMIT %s",
                 [expression, limit],
             )
             rows = [(int(pid), lang, float(score)) for pid, lang, score in cursor.fetchall()]
         if rows or len(terms) == 1:
-            break
-    return rows
+            return rows, joiner == " AND " or len(terms) == 1
+    return rows, False
 
 
-def _tsquery(query: str, joiner: str) -> str:
-    """A raw tsquery of the query's words, each a prefix match (PostgreSQL stems them)."""
-    words = [fold(w) for w in WORD.findall(query) if "_" not in w][:MAX_TERMS]
-    return joiner.join(f"{w}:*" if len(w) >= MIN_PREFIX else w for w in words)
+def _ts_word(word: str, prefix: bool) -> str | None:
+    """A word as a raw tsquery operand (PostgreSQL stems it), or None if it has none."""
+    word = fold(word)
+    if not word or "_" in word or not WORD.fullmatch(word):
+        return None
+    return f"{word}:*" if prefix and len(word) >= MIN_PREFIX else word
 
 
-def _postgres_search(query: str, limit: int) -> list[tuple[int, str, float]]:
+def _ts_term(term: Term) -> str | None:
+    """One query word as a tsquery: the word (a prefix) or any word of its synonyms."""
+    own = _ts_word(term.word, prefix=True) if term.own else None
+    alternatives = [own] if own else []
+    for key in term.keys:
+        for member in synonyms.words_of(key):
+            operand = _ts_word(member, prefix=False)
+            if operand and operand not in alternatives:
+                alternatives.append(operand)
+    if not alternatives:
+        return None
+    return alternatives[0] if len(alternatives) == 1 else "(" + " | ".join(alternatives) + ")"
+
+
+def _postgres_search(
+    terms: tuple[Term, ...], limit: int
+) -> tuple[list[tuple[int, str, float]], bool]:
     from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 
     from .models import Page
 
+    operands = [op for t in terms if (op := _ts_term(t))]
+    if not operands:
+        return [], True
     configs = {"en": "english", "ru": "russian"}
     rows: list[tuple[int, str, float]] = []
     # Every word must match; when that finds nothing, any word may.
     for joiner in (" & ", " | "):
-        raw = _tsquery(query, joiner)
-        if not raw:
-            return []
+        raw = joiner.join(operands)
         either = SearchQuery(raw, config="english", search_type="raw") | SearchQuery(
             raw, config="russian", search_type="raw"
         )
@@ -195,18 +505,27 @@ def _postgres_search(query: str, limit: int) -> list[tuple[int, str, float]]:
             )
             # Lower is better, as with BM25 on SQLite.
             rows += [(pk, code, -float(rank)) for pk, rank in ranked]
-        if rows or " " not in raw:
-            break
-    return sorted(rows, key=lambda row: row[2])
+        if rows or len(operands) == 1:
+            return sorted(rows, key=lambda row: row[2]), joiner == " & " or len(operands) == 1
+    return rows, False
 
 
-def search_pages(query: str, *, limit: int = 200) -> list[Hit]:
-    """Pages matching ``query`` in any language, best first (unpublished ones included:
-    callers filter)."""
-    terms = query_terms(query)
-    if not terms:
-        return []
-    rows = _sqlite_search(terms, limit) if _sqlite() else _postgres_search(query, limit)
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The hits, best first, and whether they have every word (else: any word)."""
+
+    hits: tuple[Hit, ...]
+    all_words: bool
+
+
+def find(parsed: ParsedQuery, *, limit: int = 200) -> Found:
+    """Pages matching the parsed query in any language, best first (unpublished ones
+    included: callers filter). Every word must match; if no page has them all, pages
+    with any of them are returned and ``all_words`` is False."""
+    if not parsed.terms:
+        return Found((), True)
+    search = _sqlite_search if _sqlite() else _postgres_search
+    rows, all_words = search(parsed.terms, limit)
     best: dict[int, tuple[float, list[str]]] = {}
     for page_id, lang, score in rows:
         if page_id in best:
@@ -214,7 +533,12 @@ def search_pages(query: str, *, limit: int = 200) -> list[Hit]:
         else:
             best[page_id] = (score, [lang])
     hits = [Hit(pid, tuple(langs), score) for pid, (score, langs) in best.items()]
-    return sorted(hits, key=lambda h: h.score)
+    return Found(tuple(sorted(hits, key=lambda h: h.score)), all_words or not hits)
+
+
+def search_pages(query: str, *, limit: int = 200) -> list[Hit]:
+    """Pages matching ``query`` in any language, best first (no word left out)."""
+    return list(find(parse_query(query), limit=limit).hits)
 
 
 # ---------------------------------------------------------------------------
@@ -246,7 +570,9 @@ def _matches_cached(word: str, terms: tuple[str, ...]) -> bool:
     word_stem = stem(word)
     folded = fold(word)
     return any(
-        word_stem == t
+        word_stem == t[1:]
+        if t.startswith("=")
+        else word_stem == t
         or (len(t) >= MIN_PREFIX and (word_stem.startswith(t) or folded.startswith(t)))
         for t in terms
     )

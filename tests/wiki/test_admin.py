@@ -1,5 +1,7 @@
 """Editing in the admin: revisions, conflicts, preview, history, diff, revert, reports, Editors."""
 
+import re
+
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group, Permission
@@ -434,3 +436,102 @@ def test_the_missing_links_report_checks_markdown_links_to_the_site(admin_client
         assert problem in row[1].split("</tr>", 1)[0], written
     for fine in ("[ok]", "[ru]", "[up]", "[here]", "[cards]", "[off]", "[mail]", "[bare]", "[css]"):
         assert f"<code>{fine}(" not in html, fine
+
+
+# -- the Russian admin, and the small things (issue 14) ---------------------------------
+
+
+def test_the_russian_change_page_is_russian(admin_client):
+    page = make_page("energy", title_ru="Энергия", body_en="Text")
+    html = admin_client.get(f"/ru/admin/wiki/page/{page.pk}/change/").content.decode()
+    assert "<h1>Изменение: страница вики</h1>" in html
+    assert "Изменить страница" not in html
+    for english in ("Placement", "This edit", "Base revision", ">Revisions<", "Edit summary"):
+        assert english not in html, english
+    assert "Размещение" in html and "Эта правка" in html
+    response = admin_client.post(
+        f"/ru/admin/wiki/page/{page.pk}/change/", form_data(page, body_en="New"), follow=True
+    )
+    assert re.search(r"Изменено: страница вики «<a [^>]+>Энергия</a>»\.", response.content.decode())
+
+
+@pytest.mark.parametrize(
+    "model",
+    [m for m in apps.get_models() if m._meta.app_label in ("wiki", "cards", "packs", "play")],
+)
+def test_every_admin_title_reads_right_whatever_the_models_gender(admin_client, model):
+    """Django's Russian admin composes «Изменить %s» / «… был успешно добавлен» with the
+    verbose name; the project's catalogue words these around the name (core/admin.py)."""
+    from django.contrib import admin
+
+    if model not in admin.site._registry:
+        pytest.skip("not in the admin")
+    opts = model._meta
+    html = admin_client.get(f"/ru/admin/{opts.app_label}/{opts.model_name}/").content.decode()
+    from django.utils import translation
+
+    with translation.override("ru"):
+        name = str(opts.verbose_name)
+    assert re.search(f"<h1>Выберите для (изменения|просмотра): {name}</h1>", html)
+
+
+def test_the_django_admin_texts_the_catalogue_rewords_are_still_djangos():
+    """A Django upgrade that changes one of these texts must make us look again."""
+    from pathlib import Path
+
+    import django
+    import polib
+
+    from core.admin import DJANGO_ADMIN_PLURAL_TEXTS, DJANGO_ADMIN_TEXTS
+
+    source = Path(django.__file__).parent / "contrib/admin/locale/ru/LC_MESSAGES/django.po"
+    djangos = {e.msgid for e in polib.pofile(str(source))}
+    ours = [*DJANGO_ADMIN_TEXTS, "%(count)s %(name)s was changed successfully."]
+    assert len(DJANGO_ADMIN_PLURAL_TEXTS) == 1
+    assert [text for text in ours if text not in djangos] == []
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "Card Codex administration"), ("ru", None)])
+def test_the_login_page_has_a_first_level_heading(client, lang, name):
+    html = client.get(f"/{lang}/admin/login/").content.decode()
+    headings = re.findall(r"<h1[^>]*>(.*?)</h1>", html, re.S)
+    assert len(headings) == 1
+    assert re.sub(r"<[^>]+>", "", headings[0]).strip() == (name or "Администрирование Card Codex")
+    assert 'id="login-form"' in html
+
+
+def test_the_conflict_message_does_not_end_in_a_double_full_stop(admin_client, settings):
+    settings.USE_TZ = True
+    page = make_page("energy", body_en="Base")
+    stale = form_data(page, body_en="Mine")
+    theirs = Page.objects.get(pk=page.pk)
+    theirs.body_en = "Theirs"
+    services.save_page(theirs)
+    html = admin_client.post(change_url(page), stale).content.decode()
+    sentence = re.search(r"Last saved at ([^<]*?) by ([^<]*?)\.</p>", html)
+    assert sentence, html[html.find("wiki-conflict") :][:1500]
+    assert ".." not in html[html.find("Last saved") :][:200]
+
+
+def test_the_revert_confirmation_names_the_revision_it_will_make(admin_client):
+    page = make_page("energy", body_en="First")
+    page.body_en = "Second"
+    services.save_page(page)
+    html = admin_client.get(reverse("admin:wiki_page_revert", args=[page.pk, 1])).content.decode()
+    assert "the new current version, revision 3." in html and "+ 1" not in html
+    ru = admin_client.get(f"/ru/admin/wiki/page/{page.pk}/revisions/1/revert/").content.decode()
+    assert "новой текущей версией — версией 3." in ru
+
+
+def test_the_preview_is_in_the_language_previewed_with_notices_in_the_editors(admin_client):
+    page = make_page("energy", body_en="Text")
+    data = form_data(page, body_en="## Costs\n\nText", body_ru="## Стоимость\n\nТекст")
+    ru_from_en = admin_client.post("/en/admin/wiki/page/preview/?lang=ru", data).content.decode()
+    assert '<html lang="ru"' in ru_from_en and "Содержание" in ru_from_en
+    assert "Preview — this text has not been saved" in ru_from_en
+    en_from_ru = admin_client.post("/ru/admin/wiki/page/preview/?lang=en", data).content.decode()
+    assert '<html lang="en"' in en_from_ru and ">Contents<" in en_from_ru
+    assert "Предпросмотр — этот текст не сохранён" in en_from_ru
+    bad = form_data(page, body_en="Text", body_ru="{{ nope }}")
+    problems = admin_client.post("/en/admin/wiki/page/preview/?lang=ru", bad).content.decode()
+    assert "there is no table called “nope”" in problems  # the editor's language

@@ -133,3 +133,29 @@ def test_every_shipped_page_can_be_saved_again_in_the_admin(source):
         resolver = StaticResolver(titles, url_lang=lang)
         with translation.override(lang):
             assert body_problems(body, lang=lang, resolver=resolver) == [], (source.slug, lang)
+
+
+END_OF_MATCH = {
+    ("how-a-match-works", "en"): "Winning, losing and draws",
+    ("how-a-match-works", "ru"): "Победа, поражение и ничья",
+    ("hero-lives", "en"): "Winning and losing",
+    ("hero-lives", "ru"): "Победа и поражение",
+}
+
+
+@pytest.mark.parametrize(("slug", "lang"), list(END_OF_MATCH), ids="-".join)
+def test_the_end_of_a_match_says_what_rules_md_6_7_settles(slug, lang):
+    """No card left on either side: each unused Hero Patch counts +3 (cap 90), then the
+    higher Hero HP wins; after round 200 the higher Hero HP wins (docs/rules.md §6.7)."""
+    from engine import data
+    from engine.types import BoostKind
+
+    body = next(s for s in SOURCES if s.slug == slug).bodies[lang]
+    heading = f"## {END_OF_MATCH[slug, lang]}\n"
+    assert heading in body
+    section = body.split(heading, 1)[1].split("\n## ", 1)[0]
+    patch = next(b.amount for b in data.BOOSTS if b.key is BoostKind.HERO_PATCH)
+    for fact in ("Hero Patch", f"+{patch}", str(data.MAX_HERO_HP_CEILING), str(data.ROUND_LIMIT)):
+        assert fact in section, (slug, lang, fact)
+    draw = "draw" if lang == "en" else "ничья"
+    assert section.count(draw) >= 3, "both Heroes at 0, no cards left and round 200 each say it"

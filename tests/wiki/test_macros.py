@@ -193,7 +193,9 @@ def test_pack_weights_follow_the_engine(monkeypatch):
 
 def test_pack_weights_in_russian():
     html = render("pack_weights", lang="ru")
-    assert "Вес тира" in html and "≈ 53,3" in html and "Все тиры" in html
+    # In the draw a tier is a rarity (docs/glossary.md).
+    assert "Вес редкости" in html and "≈ 53,3" in html and "Все редкости" in html
+    assert "тир" not in html.replace("тираж", "")
 
 
 def test_slab_stat_book_is_the_rules():

@@ -233,7 +233,7 @@ def test_search_finds_english_word_forms(client, searchable):
 def test_search_crosses_languages_and_says_where_it_matched(client, searchable):
     html = results(client, "наивысший", "en")
     assert result_slugs(html) == ["rarities"]
-    assert "Found in the Russian text." in html
+    assert "Found in the Russian text:" in html
 
 
 def test_search_ranks_title_matches_first(client, searchable):

@@ -7,7 +7,7 @@ from django.utils.translation import ngettext
 
 from core.labels import describe, label
 from engine import data
-from engine.types import Role
+from engine.types import BoostKind, Role
 
 from .registry import (
     Col,
@@ -19,6 +19,10 @@ from .registry import (
 
 # ---------------------------------------------------------------------------
 # §6 Match
+
+
+def _boost_amount(key: BoostKind) -> int:
+    return next(b.amount for b in data.BOOSTS if b.key is key)
 
 
 @register_macro("match_constants")
@@ -37,7 +41,14 @@ def match_constants(arg: str | None) -> str:
             _("Arcane: bonus to Deploy and Passive values (first deployment)"),
             signed(data.ARCANE_EFFECT_BONUS),
         ),
-        (_("Round at which the engine stops a match (draw by Hero HP)"), num(data.ROUND_LIMIT)),
+        (
+            _("No card left on either side: each unused Hero Patch counts (Hero HP)"),
+            signed(_boost_amount(BoostKind.HERO_PATCH)),
+        ),
+        (
+            _("Round after which the engine stops a match (the higher Hero HP wins)"),
+            num(data.ROUND_LIMIT),
+        ),
     ]
     return table("match_constants", (Col(_("Rule")), Col(_("Value"), num=True)), rows)
 

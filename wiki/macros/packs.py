@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from .registry import Col, num, rarity_cell, register_macro, table
 
@@ -53,7 +54,8 @@ def pack_weights(arg: str | None) -> str:
         "pack_weights",
         (
             Col(_("Rarity")),
-            Col(_("Tier weight"), num=True),
+            # In the draw a tier is a rarity: its own word in Russian (docs/glossary.md).
+            Col(pgettext("booster draw", "Tier weight"), num=True),
             Col(_("Chance of the tier on one pick (every tier in the pool)"), num=True),
         ),
         rows,
