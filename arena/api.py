@@ -3,8 +3,9 @@ filters) and ``/api/slabs/<asset id>?date=YYYY-MM-DD`` (a slab's stats, its stat
 trace codes, its dated values).
 
 Money is a decimal string (``"12.40"``), never a JSON number with a fraction. Errors are
-JSON too, in one shape: ``{"object": "error", "code", "status", "details"}`` with a
-``message`` in ``details`` (in the language of the request's Accept-Language).
+JSON too, in the shape of every app's API: ``{"object": "error", "code", "status",
+"details"}``, ``details`` being a sentence in the language of the request's
+Accept-Language, and ``params`` (on some errors) the specifics as data.
 """
 
 from __future__ import annotations
@@ -43,17 +44,15 @@ def _json(data: Any, status: int = 200) -> HttpResponse:
     return response
 
 
-def error(status: int, code: str, message: str, **details: Any) -> HttpResponse:
-    """The API's error shape."""
-    return _json(
-        {
-            "object": "error",
-            "code": code,
-            "status": status,
-            "details": {"message": message, **details},
-        },
-        status=status,
-    )
+def error(status: int, code: str, message: str, **params: Any) -> HttpResponse:
+    """The API's one error shape (``details`` is the sentence, as in every app's API);
+    ``params`` holds the machine-readable specifics, when there are any."""
+    body: dict[str, Any] = {"object": "error", "code": code, "status": status, "details": message}
+    if params:
+        body["params"] = params
+    response = _json(body, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _get_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

@@ -103,7 +103,7 @@ def index(request: HttpRequest) -> HttpResponse:
             "method": endpoint.method,
             "path": endpoint.path,
             "summary": str(endpoint.summary),
-            "example": _absolute(request, endpoint.example),
+            "example": _absolute(request, endpoint.example) if endpoint.example else None,
         }
         for app, endpoint in apidocs.endpoints()
     ]

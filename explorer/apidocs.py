@@ -48,7 +48,7 @@ class Endpoint:
     key: str  # a stable id, also the page anchor
     path: str  # with <placeholders>
     summary: Promise | str
-    example: str  # a request path that works
+    example: str  # a request path that works ("" when none is fixed, e.g. a visitor's opening)
     example_response: str  # the answer, shortened with …
     params: tuple[Param, ...] = ()
     fields: tuple[Field, ...] = ()
@@ -65,6 +65,13 @@ ERROR_FIELDS: tuple[Field, ...] = (
         _(
             "What went wrong and how to fix it, in the language of the request's "
             "Accept-Language header (English or Russian)."
+        ),
+    ),
+    Field(
+        "params",
+        _(
+            "Only on some errors: the specifics as data (the fields refused, the first date "
+            "with a value, …)."
         ),
     ),
 )

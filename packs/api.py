@@ -73,7 +73,7 @@ def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
         "name": presenters.localized(pool, "name").value,
         "description": presenters.localized(pool, "description").value,
         "pack_size": pool.pack_size,
-        "cards": cards,
+        "card_count": cards,
         "url": _absolute(request, reverse("api-packs:pool", kwargs={"slug": pool.slug})),
         "page_url": _absolute(request, pool.get_absolute_url()),
     }

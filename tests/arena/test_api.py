@@ -17,9 +17,13 @@ def error_of(response, status: int, code: str) -> dict:
     assert response.status_code == status, response.content
     assert response["Content-Type"] == "application/json"
     data = response.json()
-    assert set(data) == {"object", "code", "status", "details"}
+    assert (
+        {"object", "code", "status", "details"}
+        <= set(data)
+        <= {"object", "code", "status", "details", "params"}
+    )
     assert data["object"] == "error" and data["code"] == code and data["status"] == status
-    assert data["details"]["message"]
+    assert data["details"]
     return data
 
 
@@ -69,10 +73,10 @@ def test_errors_share_one_shape(client, slabs) -> None:
     error_of(client.get("/api/slabs/" + "x" * 200), 404, "not_found")
     early = (selectors.match_day() - dt.timedelta(days=3)).isoformat()
     data = error_of(client.get("/api/slabs/late", {"date": early}), 404, "no_value")
-    assert data["details"]["first_value_date"] is not None
+    assert data["params"]["first_value_date"] is not None
     for bad in ("²", "2026-13-45", "yesterday"):
         data = error_of(client.get("/api/slabs/a", {"date": bad}), 400, "invalid_parameter")
-        assert "date" in data["details"]["fields"]
+        assert "date" in data["params"]["fields"]
     error_of(client.get("/api/slabs", {"page": "²"}), 400, "invalid_parameter")
     error_of(client.get("/api/slabs", {"page_size": "1000"}), 400, "invalid_parameter")
     error_of(client.get("/api/slabs", {"tier": "legendary"}), 400, "invalid_parameter")
@@ -83,4 +87,18 @@ def test_errors_share_one_shape(client, slabs) -> None:
 
 def test_error_messages_follow_accept_language(client, slabs) -> None:
     data = client.get("/api/slabs/nope", headers={"Accept-Language": "ru"}).json()
-    assert "Слаба" in data["details"]["message"]
+    assert "Слаба" in data["details"]
+
+
+def test_the_documented_examples_answer(client, slabs) -> None:
+    from arena.api_docs import ENDPOINTS
+
+    listing, detail = ENDPOINTS
+    assert client.get(listing.example).status_code == 200
+    # The detail's example names a slab of the demo arena; the same request for one of these.
+    assert detail.example.startswith("/api/slabs/cc-") and "?" not in detail.example
+    assert client.get("/api/slabs/pricey").status_code == 200
+    names = {p.name for p in listing.params}
+    from arena.api import ApiQueryForm
+
+    assert names == set(ApiQueryForm.base_fields)

@@ -99,3 +99,10 @@ def test_load_demo_runs_the_arena_step() -> None:
     from core.management.commands.load_demo import DEMO_STEPS
 
     assert any(step[2] == "arena_demo" for step in DEMO_STEPS)
+
+
+def test_the_api_documentation_names_a_slab_of_the_demo(generated) -> None:
+    from arena.api_docs import ENDPOINTS
+
+    asset_id = ENDPOINTS[1].example.rsplit("/", 1)[1]
+    assert asset_id in {s.asset_id for s in generated}

@@ -243,7 +243,7 @@ def test_the_deck_builder_takes_a_query(page):
     page.wait_for_url("**deck=7**")
     assert page.get_by_role("heading", name="Energy curve").is_visible()
     page.get_by_label("Find cards").fill("rarty:epic")
-    page.get_by_role("button", name="Search").click()
+    page.locator("#deck-search").get_by_role("button", name="Search").click()
     page.get_by_text("Unknown field").wait_for()
     assert page.get_by_role("heading", name="Your deck (1 of 4)").is_visible()
     # A card's name opens its breakdown in the explorer.

@@ -121,7 +121,8 @@ def test_the_documentation_page_lists_every_endpoint_parameter_and_field(client,
 
 
 def test_every_example_of_the_documentation_answers(client, demo):
-    for _app, endpoint in apidocs.endpoints():
+    # The packs' and the arena's examples are tried with their own data, in their tests.
+    for endpoint in apidocs.ENDPOINTS:
         response = client.get(endpoint.example)
         assert response.status_code == 200, (endpoint.example, response.content[:200])
 

@@ -244,7 +244,7 @@ def test_statistics_count_the_catalogue_and_the_starters_apart(
     assert f"The {starters} starter (Free) cards are counted apart" in page
     tanks = Card.objects.filter(role="tank", starter=False).count()
     assert re.search(rf"Tank\s*{tanks} ", page)
-    assert "Сродство скилла" in client.get("/ru/cards/stats/").content.decode()
+    assert "Аффинити скилла" in client.get("/ru/cards/stats/").content.decode()
 
 
 def test_compare_two_cards_by_token_or_name_and_mark_what_differs(client, demo):

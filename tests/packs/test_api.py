@@ -31,7 +31,15 @@ def test_the_pool_list(client, site) -> None:
     assert response.status_code == 200 and response["ETag"]
     assert data["object"] == "list" and data["count"] == Pool.objects.count()
     first = data["results"][0]
-    assert set(first) >= {"slug", "name", "description", "pack_size", "cards", "url", "page_url"}
+    assert set(first) >= {
+        "slug",
+        "name",
+        "description",
+        "pack_size",
+        "card_count",
+        "url",
+        "page_url",
+    }
     assert first["url"].endswith("/api/packs/whole-collection")
     assert first["page_url"].endswith("/en/packs/whole-collection/")
 
@@ -99,3 +107,14 @@ def test_etag_revalidation(client, site) -> None:
     response, _ = get(client, "/api/packs/night-sky")
     again = client.get("/api/packs/night-sky", headers={"If-None-Match": response["ETag"]})
     assert again.status_code == 304
+
+
+def test_the_documented_examples_answer(client, site) -> None:
+    from packs.api_docs import ENDPOINTS
+
+    assert {e.path for e in ENDPOINTS} >= {"/api/packs/", "/api/packs/<slug>"}
+    for endpoint in ENDPOINTS:
+        if endpoint.example:
+            assert client.get(endpoint.example).status_code == 200, endpoint.example
+    index = {entry["key"]: entry for entry in client.get("/api/").json()["data"]}
+    assert index["opening"]["example"] is None and index["pool"]["app"] == "Booster packs"

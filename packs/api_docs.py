@@ -1,0 +1,106 @@
+"""The booster API described for ``/api/`` and ``/<lang>/api/`` (see explorer.apidocs)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from explorer.apidocs import Endpoint, Field
+
+EXACT = _("A chance: {“fraction”: “p/q” in lowest terms, “float”: the same as a number}.")
+
+_POOL_HEAD: tuple[Field, ...] = (
+    Field("object", _("Always “pool”.")),
+    Field("slug", _("The pool's stable name, used in its addresses.")),
+    Field("name", _("The pool's name, in the request's language.")),
+    Field("description", _("What the pool holds, in the request's language.")),
+    Field("pack_size", _("Cards in one pack.")),
+    Field("card_count", _("Cards in the pool.")),
+    Field("url", _("The pool's JSON (the endpoint below).")),
+    Field("page_url", _("The pool's page on this site, with its odds and an Open button.")),
+)
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    Endpoint(
+        key="pool-list",
+        path="/api/packs/",
+        summary=_("Every booster pool, with its size and its pack size."),
+        example="/api/packs/",
+        example_response=(
+            '{"object": "list", "count": 6, "results": [{"object": "pool", "slug": '
+            '"whole-collection", "name": "The whole collection", "pack_size": 5, '
+            '"card_count": 975, …}, …]}'
+        ),
+        fields=(
+            Field("object", _("Always “list”.")),
+            Field("count", _("How many pools there are.")),
+            Field("results", _("The pools, each a pool object:")),
+            *(Field(f"results[].{f.name}", f.description) for f in _POOL_HEAD),
+        ),
+    ),
+    Endpoint(
+        key="pool",
+        path="/api/packs/<slug>",
+        summary=_(
+            "One pool and its exact odds: each rarity tier's expected count, its chance of "
+            "at least one card per pack and of any one card; each card's chance to be in a "
+            "pack; and the power measurement of its cards, when there is one."
+        ),
+        example="/api/packs/night-sky",
+        example_response=(
+            '{"object": "pool", "slug": "night-sky", "pack_size": 5, "card_count": 172, '
+            '"picks": 5, "tiers": {"rare": {"cards": 34, "expected": {"fraction": "4/3", '
+            '"float": 1.333…}, "at_least_one": {…}, "per_card": {…}}, …}, "cards": '
+            '[{"token": 7, "name": "…", "rarity": "rare", "chance": {…}}, …], "power": {…}}'
+        ),
+        fields=(
+            *_POOL_HEAD,
+            Field(
+                "picks", _("Cards drawn per pack (the pack size, or the pool's size if smaller).")
+            ),
+            Field("tiers", _("Per rarity: cards, expected, at_least_one, per_card.")),
+            Field("tiers.*.expected", _("How many cards of the tier a pack holds on average.")),
+            Field("tiers.*.at_least_one", EXACT),
+            Field("tiers.*.per_card", _("The chance that one given card of the tier is drawn.")),
+            Field("cards", _("Every card: token, name, rarity, chance.")),
+            Field(
+                "power",
+                _(
+                    "The latest power measurement of the pool's cards (wins against a fixed "
+                    "gauntlet, per card and per tier, and each step between tiers against "
+                    "the promise), or null when none was made."
+                ),
+            ),
+        ),
+        errors=((404, "not_found"),),
+    ),
+    Endpoint(
+        key="opening",
+        path="/api/packs/openings/<id>",
+        summary=_(
+            "One opening: its seed, the candidates as they were when it was opened (in draw "
+            "order), the cards it gave, and whether drawing again from that seed gives the "
+            "same cards. The id ends the opening's page address."
+        ),
+        example="",  # an opening is made by a visitor: no fixed example
+        example_response=(
+            '{"object": "opening", "id": "5b0c…", "pool": "night-sky", "seed": '
+            '"8203412275511361024", "pack_size": 5, "candidates": [{"token": 12, "rarity": '
+            '"rare"}, …], "picks": [57, 12, 140, 3, 98], "verification": {"verified": true, '
+            '"replayed_picks": [57, 12, 140, 3, 98]}, …}'
+        ),
+        fields=(
+            Field("object", _("Always “opening”.")),
+            Field("id", _("The opening's id.")),
+            Field("pool", _("The slug of the pool it was opened from.")),
+            Field("pool_url", _("That pool's JSON, or null if the pool was deleted since.")),
+            Field("created_at", _("When it was opened (ISO 8601, UTC).")),
+            Field("seed", _("The draw's seed, as a string (it may not fit a JavaScript number).")),
+            Field("pack_size", _("Cards in the pack.")),
+            Field("candidates", _("The pool's cards at the time, in draw order: token, rarity.")),
+            Field("picks", _("The tokens the pack gave, in the order drawn.")),
+            Field("verification", _("verified (true when the replay matches) and replayed_picks.")),
+            Field("page_url", _("The opening's page on this site.")),
+        ),
+        errors=((404, "not_found"),),
+    ),
+)
