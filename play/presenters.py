@@ -53,11 +53,12 @@ from .forms import SOURCES, move_value
 from .models import Match
 from .narration import Line, narrate, narrate_all, reason_text, refusal, result_text
 
-# Where the wiki explains each boost. The page has one "Boosts" section for all five
-# (wiki/content/how-a-match-works.*.md); a section per boost is for the wiki's owners.
-BOOST_SECTIONS: dict[BoostKind, tuple[str, str]] = dict.fromkeys(
-    BoostKind, ("how-a-match-works", "boosts")
-)
+# Where the wiki explains each boost: its own heading under "Boosts"
+# (wiki/content/how-a-match-works.*.md; the Russian page keeps the Latin names, so the
+# ids are the same in both languages). A test checks each anchor exists on the page.
+BOOST_SECTIONS: dict[BoostKind, tuple[str, str]] = {
+    kind: ("how-a-match-works", kind.value.replace("_", "-")) for kind in BoostKind
+}
 
 __all__ = [
     "BOOST_SECTIONS",

@@ -95,7 +95,13 @@ def test_search_finds_the_shipped_pages_by_word_forms(client, shipped_wiki):
 def _other_apps_sections() -> dict[str, tuple[str, str]]:
     from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS
 
-    sections = {**RULE_SECTIONS, **TOPIC_SECTIONS}
+    from play.presenters import BOOST_SECTIONS
+
+    sections = {
+        **RULE_SECTIONS,
+        **TOPIC_SECTIONS,
+        **{f"boost:{kind.value}": where for kind, where in BOOST_SECTIONS.items()},
+    }
     try:  # the explorer keeps its own table of the sections its breakdown links to
         from explorer.narration import WIKI_SECTIONS
     except ImportError:
