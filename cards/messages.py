@@ -37,6 +37,11 @@ _MESSAGES = {
     "json": _("not valid JSON (line %(line)s, column %(column)s)"),
     "encoding": _("not UTF-8 text"),
     "json_depth": _("JSON nested too deeply"),
+    "json_number": _("not valid JSON (a number too large to read)"),
+    "max_int": _("must be at most %(maximum)s (2^63 − 1)"),
+    "too_long": _("must be at most %(maximum)s characters (this one has %(length)s)"),
+    "nul": _("must not contain a NUL character"),
+    "surrogate": _("must be text (it holds a lone surrogate, such as \\ud800)"),
 }
 # Used when the error carries no "value" parameter.
 _WITHOUT_VALUE = {
