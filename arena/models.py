@@ -17,6 +17,7 @@ from decimal import Decimal
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -71,6 +72,10 @@ class Slab(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.asset_id})"
+
+    def get_absolute_url(self) -> str:
+        """The slab's page, in the active language (the admin's "View on site")."""
+        return reverse("arena:slab-detail", kwargs={"asset_id": self.asset_id})
 
 
 class SlabValue(models.Model):

@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import models
 from django.db.models import F, Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from core.labels import choices
@@ -322,6 +323,11 @@ class Card(models.Model):
     def __str__(self) -> str:
         suffix = f"#{self.token}"
         return self.name if self.name.endswith(suffix) else f"{self.name} {suffix}"
+
+    def get_absolute_url(self) -> str:
+        """The card's page (its breakdown), in the active language; the admin's "View on
+        site" link goes there."""
+        return reverse("explorer:card-detail", kwargs={"token": self.token})
 
     def equipped_ids(self) -> dict[str, int]:
         """The equipped attribute id of each slot (no query)."""

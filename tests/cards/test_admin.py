@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from cards.models import Attribute, Card, Combo
 
@@ -234,3 +237,16 @@ def test_adding_an_attribute_allocates_a_slot_key(admin_client, db):
     assert attribute.id % 4 == 3  # background
     page = admin_client.get(reverse("admin:cards_attribute_change", args=[attribute.pk]))
     assert "unique" in page.content.decode()  # its tier, from the engine's bands
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_a_card_change_page_links_to_the_card_on_the_site(admin_client, cards, lang):
+    card = cards[0]
+    with translation.override(lang):
+        change = reverse("admin:cards_card_change", args=[card.pk])
+    html = admin_client.get(change).content.decode()
+    link = re.search(r'<a href="([^"]+)" class="viewsitelink">', html)
+    assert link, "no View on site link"
+    response = admin_client.get(link.group(1))
+    assert response.status_code == 302
+    assert response["Location"].endswith(f"/{lang}/cards/{card.token}/")
