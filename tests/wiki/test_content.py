@@ -93,9 +93,8 @@ def test_search_finds_the_shipped_pages_by_word_forms(client, shipped_wiki):
 
 
 def _other_apps_sections() -> dict[str, tuple[str, str]]:
-    from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS
-
     from play.presenters import BOOST_SECTIONS
+    from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS
 
     sections = {
         **RULE_SECTIONS,
