@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from engine.slabs import Bracket, Element, SlabStats, SlabTier
+from engine.slabs import SlabStats
 
 from . import selectors, specs
 from .forms import SlabFilterForm
@@ -127,19 +127,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
         return _form_error(form)
     data = form.cleaned_data
     day = data["date"] or selectors.match_day()
-    filters = selectors.SlabFilters(
-        q=data["q"].strip(),
-        tiers=frozenset(SlabTier(t) for t in data["tier"]),
-        elements=frozenset(Element(e) for e in data["element"]),
-        grade_min=data["grade_min"],
-        grade_max=data["grade_max"],
-        year_min=data["year_min"],
-        year_max=data["year_max"],
-        value_min=data["value_min"],
-        value_max=data["value_max"],
-        bracket=Bracket(data["bracket"]) if data["bracket"] else None,
-        sort=data["sort"] or "value_desc",
-    )
+    filters = form.filters()
     days, fits = selectors.explore(day, filters)
     size = data["page_size"] or PAGE_SIZE
     paginator = Paginator(days, size)

@@ -15,6 +15,7 @@ from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
 
 from .models import ASSET_ID_MAX, VALUE_MAX_DIGITS, asset_id_validator
+from .selectors import SlabFilters
 
 __all__ = [
     "DayForm",
@@ -117,6 +118,23 @@ class SlabFilterForm(DayForm):
     )
     sort = forms.ChoiceField(label=_("Sort by"), required=False, choices=SORT_CHOICES)
     page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+
+    def filters(self) -> SlabFilters:
+        """The valid form's filters, as the selectors take them."""
+        data = self.cleaned_data
+        return SlabFilters(
+            q=data["q"].strip(),
+            tiers=frozenset(SlabTier(t) for t in data["tier"]),
+            elements=frozenset(Element(e) for e in data["element"]),
+            grade_min=data["grade_min"],
+            grade_max=data["grade_max"],
+            year_min=data["year_min"],
+            year_max=data["year_max"],
+            value_min=data["value_min"],
+            value_max=data["value_max"],
+            bracket=Bracket(data["bracket"]) if data["bracket"] else None,
+            sort=data["sort"] or "value_desc",
+        )
 
     def clean(self):
         data = super().clean()

@@ -182,19 +182,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
         return render_page(request, "arena/slab_list.html", context, partial="results", status=400)
     data = form.cleaned_data
     day = data["date"] or today
-    filters = selectors.SlabFilters(
-        q=data["q"].strip(),
-        tiers=frozenset(SlabTier(t) for t in data["tier"]),
-        elements=frozenset(Element(e) for e in data["element"]),
-        grade_min=data["grade_min"],
-        grade_max=data["grade_max"],
-        year_min=data["year_min"],
-        year_max=data["year_max"],
-        value_min=data["value_min"],
-        value_max=data["value_max"],
-        bracket=Bracket(data["bracket"]) if data["bracket"] else None,
-        sort=data["sort"] or "value_desc",
-    )
+    filters = form.filters()
     days, fits = selectors.explore(day, filters)
     paginator = Paginator(days, PAGE_SIZE)
     page = paginator.get_page(data["page"] or 1)
