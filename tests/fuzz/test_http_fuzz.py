@@ -16,6 +16,7 @@ import os
 import random
 import sys
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -26,7 +27,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.htmlforms import Form, parse_page
-from tests.security.sitedata import Pattern, crawl, pattern_of, populate, url_patterns
+from tests.security.sitedata import (
+    Pattern,
+    crawl,
+    pattern_of,
+    populated_for_module,
+    url_patterns,
+)
 from tests.security.test_csp import start_urls
 
 pytestmark = pytest.mark.django_db
@@ -302,8 +309,7 @@ def fuzz_patterns(client, probe: Probe, method: str) -> dict[str, str]:
     return failures
 
 
-@pytest.fixture
-def client(db):
+def _client():
     """The test client; over HTTPS in the production pass (prod redirects plain HTTP)."""
     from django.test import Client
 
@@ -311,9 +317,22 @@ def client(db):
 
 
 @pytest.fixture
-def probe(client, db) -> Probe:
-    populate()
-    return learn(client)
+def client(db):
+    return _client()
+
+
+@pytest.fixture(scope="module")
+def learned(django_db_setup, django_db_blocker) -> Iterator[Probe]:
+    """The small site loaded and crawled once for the module (see populated_for_module)."""
+    with populated_for_module(django_db_blocker):
+        with django_db_blocker.unblock():
+            found = learn(_client())
+        yield found
+
+
+@pytest.fixture
+def probe(learned, db) -> Probe:
+    return learned
 
 
 def test_random_get_requests_never_fail(client, probe):

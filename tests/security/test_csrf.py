@@ -44,9 +44,18 @@ def csrf_client() -> Client:
     return Client(enforce_csrf_checks=True)
 
 
+@pytest.fixture(scope="module")
+def crawled(module_site, django_db_blocker):
+    """The crawl, once for the module (the site does not change between its tests)."""
+    from django.test import Client
+
+    with django_db_blocker.unblock():
+        return crawl(Client(), start_urls("en") + start_urls("ru"))
+
+
 @pytest.fixture
-def pages_and_forms(client, site):
-    result = crawl(client, start_urls("en") + start_urls("ru"))
+def pages_and_forms(crawled, site):
+    result = crawled
     # The admin login is a POST endpoint on every site.
     admin_login = Form(
         "/en/admin/login/", "/en/admin/login/", [("username", "x"), ("password", "y")]
