@@ -7,6 +7,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 PYTEST_ARGS ?=
+# The suite in parallel processes (pytest-xdist), one per core up to 4, a test file per
+# process at a time; `make test PYTEST_WORKERS=` runs it in one process.
+PYTEST_WORKERS ?= -n auto --maxprocesses 4 --dist loadfile
+export PYTEST_WORKERS
 
 .PHONY: install run test test-postgres lint format messages bench load test-tools clean
 
@@ -35,7 +39,7 @@ test-tools:
 	@./scripts/ensure-test-tools.sh
 
 test: install test-tools
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # Throughput and latency side by side (about 3 minutes), and 60 s of mixed load; loopback only.
 bench: install

@@ -79,7 +79,11 @@ with connection.cursor() as cursor:
 assert connection.vendor == "postgresql", connection.vendor
 '
 rc=0
-"$PY" -m pytest --ignore=tests/browser -p no:cacheprovider "$@" || rc=$?
+# In parallel like `make test` (PYTEST_WORKERS, exported by the Makefile; each process gets
+# its own test database); PYTEST_WORKERS= runs it in one process.
+# shellcheck disable=SC2086
+"$PY" -m pytest ${PYTEST_WORKERS--n auto --maxprocesses 4 --dist loadfile} --ignore=tests/browser \
+  -p no:cacheprovider "$@" || rc=$?
 if [ "$rc" -ne 0 ]; then
   # Tests that check constraints make the server log ERRORs on purpose: show only the grave.
   echo "PostgreSQL pass FAILED (pytest exit $rc). Server FATAL/PANIC lines, if any:"

@@ -27,5 +27,6 @@ else:
         )
     }
 
-# Bulk files of the test databases apart from the development one.
-BULK_DATA_DIR = BASE_DIR / "var" / "test-bulk"
+# Bulk files of the test databases apart from the development one, and apart from each
+# other when pytest-xdist runs the suite in several processes (each has its own database).
+BULK_DATA_DIR = BASE_DIR / "var" / f"test-bulk-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"

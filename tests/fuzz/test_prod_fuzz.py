@@ -38,6 +38,7 @@ def test_the_fuzz_finds_no_server_error_under_production_settings(tmp_path):
         "DJANGO_ALLOWED_HOSTS": "testserver",
         "DATABASE_URL": _database_url(tmp_path),
         "FUZZ_PROFILE": "prod",
+        "DJANGO_BULK_DATA_DIR": str(tmp_path / "bulk"),  # not the development site's
     }
     env.pop("DJANGO_SITE_ORIGIN", None)
     done = subprocess.run(
