@@ -6,7 +6,6 @@ from django.utils.translation import gettext_lazy as _
 
 from explorer.apidocs import Endpoint, Field
 
-EXACT = _("A chance: {“fraction”: “p/q” in lowest terms, “float”: the same as a number}.")
 
 _POOL_HEAD: tuple[Field, ...] = (
     Field("object", _("Always “pool”.")),
@@ -59,7 +58,13 @@ ENDPOINTS: tuple[Endpoint, ...] = (
             ),
             Field("tiers", _("Per rarity: cards, expected, at_least_one, per_card.")),
             Field("tiers.*.expected", _("How many cards of the tier a pack holds on average.")),
-            Field("tiers.*.at_least_one", EXACT),
+            Field(
+                "tiers.*.at_least_one",
+                _(
+                    "The chance of at least one card of the tier in a pack. Every chance is "
+                    "{“fraction”: “p/q” in lowest terms, “float”: the same as a number}."
+                ),
+            ),
             Field("tiers.*.per_card", _("The chance that one given card of the tier is drawn.")),
             Field("cards", _("Every card: token, name, rarity, chance.")),
             Field(
