@@ -150,7 +150,7 @@ MARKUP_FAULTS = r"""() => {
     }
     const hrefs = new Map();
     for (const a of document.querySelectorAll('a.step-link')) {
-        const name = (a.getAttribute('aria-label') || a.textContent).trim();
+        const name = (a.getAttribute('aria-label') || a.textContent).replace(/\s+/g, ' ').trim();
         if (!hrefs.has(name)) hrefs.set(name, new Set());
         hrefs.get(name).add(a.getAttribute('href'));
     }
