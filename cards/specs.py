@@ -12,8 +12,13 @@ Nothing else in the project turns ``Attribute``/``Card``/``Combo`` rows into
   whole-collection work (``recompute``, ``export_collection``).
 * ``derived_fields(breakdown)`` → the stored columns of ``Card`` (``DERIVED_FIELDS``).
 
-Combos are named by their English name in ``ComboSpec.name`` (stable across
-languages: stored derived fields never depend on the visitor's language).
+Combos are named in ``ComboSpec.name``: ``combo_specs()`` gives their English names (the
+stable key the collection file and the recompute use: stored derived fields never depend
+on the visitor's language); ``combo_specs(localized=True)`` their names in the active
+language, falling back to English where a translation is blank. ``card_spec`` and
+``card_specs`` (what pages and the API show) use the localized names, so a Russian page
+names a combo in Russian; the engine just carries the string it is given. The combos keep
+their English-name order either way.
 A combo the engine refuses (two attributes of one slot, no attributes) is left
 out and logged; the admin form prevents both.
 """
@@ -27,7 +32,10 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.db.models import QuerySet
+from django.utils.translation import get_language
+from modeltranslation.utils import build_localized_fieldname
 
 from engine.derive import derive
 from engine.rarity import format_score
@@ -99,20 +107,40 @@ def attribute_spec(slot: str, name: str, supply: int, kind: str) -> AttributeSpe
     return AttributeSpec(Slot(slot), name, supply, AttributeKind(kind))
 
 
-def combo_specs() -> tuple[ComboSpec, ...]:
-    """Every combo the rules know, in English-name order (one query)."""
+def _name_column(localized: bool) -> str:
+    """The ``Combo`` name column to read: English, or the active language's."""
+    language = (get_language() or "en").split("-")[0] if localized else "en"
+    codes = {code for code, _name in settings.LANGUAGES}
+    return build_localized_fieldname("name", language if language in codes else "en")
+
+
+def combo_specs(*, localized: bool = False) -> tuple[ComboSpec, ...]:
+    """Every combo the rules know, in English-name order (one query).
+
+    Named in English, or with ``localized=True`` in the active language (English where
+    that name is blank).
+    """
+    column = _name_column(localized)
     rows = (
         Combo.attributes.through.objects.order_by(
-            "combo__name_en", "attribute__slot", "attribute_id"
+            "combo__name_en", "combo_id", "attribute__slot", "attribute_id"
         )
-        .values_list("combo__name_en", "combo__rarity", "attribute__slot", "attribute__name")
+        .values_list(
+            "combo_id",
+            "combo__name_en",
+            f"combo__{column}",
+            "combo__rarity",
+            "attribute__slot",
+            "attribute__name",
+        )
         .iterator(chunk_size=2000)
     )
-    grouped: dict[str, tuple[str, list[tuple[Slot, str]]]] = {}
-    for name, rarity, slot, attr_name in rows:
-        grouped.setdefault(name, (rarity, []))[1].append((Slot(slot), attr_name))
+    grouped: dict[int, tuple[str, str, list[tuple[Slot, str]]]] = {}
+    for combo_id, name_en, name, rarity, slot, attr_name in rows:
+        entry = grouped.setdefault(combo_id, ((name or "").strip() or name_en, rarity, []))
+        entry[2].append((Slot(slot), attr_name))
     specs: list[ComboSpec] = []
-    for name, (rarity, attributes) in grouped.items():
+    for name, rarity, attributes in grouped.values():
         try:
             specs.append(ComboSpec(name, tuple(attributes), Rarity(rarity)))
         except InvalidCardError as error:
@@ -174,7 +202,7 @@ def card_specs(
     list longer than 5,000 takes two more per further 5,000.
     """
     if combos is None:
-        combos = combo_specs()
+        combos = combo_specs(localized=True)
     return [spec for qs in _queryset(cards) for _, spec in _load(qs, combos)]
 
 

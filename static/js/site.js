@@ -8,3 +8,18 @@ document.addEventListener("htmx:afterSettle", (event) => {
     target.focus({ preventScroll: true });
   }
 });
+
+// The language switch leads to the same page in the other language; keep the place on
+// it too (the #fragment, which the server never sees). Without this file the switch
+// still works and lands at the top of the page.
+document.addEventListener("click", (event) => {
+  const link = event.target instanceof Element && event.target.closest(".lang-switch a[href]");
+  if (!link || !window.location.hash) {
+    return;
+  }
+  const url = new URL(link.href, window.location.href);
+  if (!url.hash) {
+    url.hash = window.location.hash;
+    link.href = url.href;
+  }
+});
