@@ -6,7 +6,6 @@ from django.utils.translation import gettext_lazy as _
 
 from explorer.apidocs import Endpoint, Field
 
-
 _POOL_HEAD: tuple[Field, ...] = (
     Field("object", _("Always “pool”.")),
     Field("slug", _("The pool's stable name, used in its addresses.")),
