@@ -42,7 +42,7 @@ from django.utils.translation import get_language
 from . import versions
 from .htmx import wants_partial
 
-__all__ = ["BoundedLocMemCache", "cached_page", "csrf_placeholder", "page_key"]
+__all__ = ["BoundedLocMemCache", "cached_page", "csrf_placeholder", "memo", "page_key"]
 
 _PLACEHOLDER = "_page_cache_csrf_placeholder"
 _KEPT_HEADERS = ("Content-Type", "Vary", "Content-Language")
@@ -195,6 +195,40 @@ def cached_page(
         return wrapper
 
     return decorator
+
+
+# ---------------------------------------------------------------------------
+# Values built from the content, kept in the process until the content changes
+
+_GENERATION_KEY = "core:memo-generation"
+_memos: dict[str, tuple[str, object]] = {}
+
+
+def _generation() -> str:
+    """A token of the shared cache's life: clearing the cache (each test does) gives a new
+    one, so process memos never outlive the cache that keyed them."""
+    found = cache.get(_GENERATION_KEY)
+    if found is None:
+        found = secrets.token_hex(8)
+        if not cache.add(_GENERATION_KEY, found, None):
+            found = cache.get(_GENERATION_KEY) or found
+    return found
+
+
+def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) -> object:
+    """``build()``'s value, kept in this process until one of ``depends_on`` versions
+    changes (or the cache is cleared): for values too large or too hot to unpickle from
+    the cache on every request, such as the attribute catalogue behind every card page.
+
+    One entry per ``name``: a new version replaces the old value, so memory stays bounded.
+    """
+    key = f"{_generation()}|{versions.current(*depends_on)}"
+    found = _memos.get(name)
+    if found is not None and found[0] == key:
+        return found[1]
+    value = build()
+    _memos[name] = (key, value)
+    return value
 
 
 # ---------------------------------------------------------------------------

@@ -29,14 +29,13 @@ from django.views.decorators.http import conditional_page
 
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
-from cards.specs import card_spec
 from engine.derive import derive
 from engine.serialize import breakdown_to_json, card_to_json
 
 from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
 from .query import describe
-from .selectors import search_cards
+from .selectors import one_card_spec, search_cards
 
 __all__ = ["api_view", "error_response"]
 
@@ -175,7 +174,7 @@ def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
     if token > MAX_TOKEN:
         return error_response(404, "not_found", _("There is no card with that token."))
     try:
-        spec = card_spec(token)
+        spec = one_card_spec(token)
     except Card.DoesNotExist:
         return error_response(
             404, "not_found", _("There is no card #%(token)s.") % {"token": token}

@@ -35,7 +35,6 @@ from engine.types import (
     Slot,
     TraceStep,
 )
-from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 
 from . import narration
 from .art import CardArt, card_art
@@ -505,7 +504,7 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
         stat_rows=stat_rows(breakdown),
         effect_rows=effect_rows(breakdown),
         undercharge_rows=undercharge_rows(breakdown),
-        wiki={key: rule_url(key) for key in (*RULE_SECTIONS, *TOPIC_SECTIONS)},
+        wiki=narration.wiki_urls(),
         catalogue_version=versions.current("cards"),
         links=card_links(card.token),
     )

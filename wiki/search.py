@@ -624,3 +624,214 @@ def snippet(text: str, terms: list[str], *, words: int = 32) -> SafeString:
     prefix = "… " if start > 0 else ""
     suffix = " …" if end < len(text.rstrip()) else ""
     return mark_safe(prefix + body + suffix)
+
+
+# ---------------------------------------------------------------------------
+# Highlighting by the database: FTS5's highlight() on SQLite, ts_headline on PostgreSQL
+#
+# The SQLite index holds each word's stem (and, after it, its synonym group's key), not the
+# words themselves, so FTS5's snippet() would show stems. Its highlight() marks, in that
+# stem text, every token the query matches — with FTS5's own matching: prefixes, synonym
+# keys — and the stem text has one space-separated token per word of the page (plus the
+# keys, which start with ``synonyms.KEY_MARK``), so the marks map back to the words.
+# The window is then chosen from those flags, without stemming a word again.
+
+_OPEN, _CLOSE = "\x01", "\x02"
+_PG_OPEN, _PG_CLOSE = "\ue001", "\ue002"
+SNIPPET_WORDS = 32
+_FTS_COLUMNS = {"title": 2, "summary": 3, "body": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One text to highlight for a result: ``parts`` are (column, language, text);
+    a ``snippet`` is the best window of their texts joined by lines, a ``title`` the
+    whole text."""
+
+    page_id: int
+    kind: str  # "title" or "snippet"
+    parts: tuple[tuple[str, str, str], ...]
+
+
+def _flags_of(highlighted: str) -> list[bool]:
+    """One flag per word of an indexed text: whether highlight() marked it (or the
+    synonym key that follows it)."""
+    flags: list[bool] = []
+    for token in highlighted.split(" "):
+        if not token:
+            continue
+        marked = _OPEN in token
+        if token.replace(_OPEN, "").startswith(synonyms.KEY_MARK) and flags:
+            flags[-1] = flags[-1] or marked
+        else:
+            flags.append(marked)
+    return flags
+
+
+def _sqlite_marks(
+    parsed: ParsedQuery, page_ids: list[int]
+) -> dict[tuple[int, str], dict[str, str]]:
+    """highlight() of each column of the pages' index rows, for the query's words (any of
+    them: a title in the other language shows the words it has)."""
+    expression = " OR ".join(_fts_term(t) for t in parsed.terms)
+    if not expression or not page_ids:
+        return {}
+    marks = ", ".join(
+        f"highlight(wiki_page_fts, {column}, char(1), char(2))" for column in _FTS_COLUMNS.values()
+    )
+    places = ", ".join(["%s"] * len(page_ids))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT page_id, lang, {marks} FROM wiki_page_fts "
+            f"WHERE wiki_page_fts MATCH %s AND page_id IN ({places})",
+            [expression, *page_ids],
+        )
+        return {
+            (int(pid), lang): dict(zip(_FTS_COLUMNS, texts, strict=True))
+            for pid, lang, *texts in cursor.fetchall()
+        }
+
+
+def _word_flags(text: str, highlighted: str | None, terms: list[str]) -> list[bool]:
+    words = WORD.findall(text)
+    if highlighted is None:
+        return [False] * len(words)  # that row has none of the words
+    flags = _flags_of(highlighted)
+    if len(flags) != len(words):  # the index is behind the text (a page saved meanwhile)
+        return [_matches(w, terms) for w in words]
+    return flags
+
+
+def _sqlite_highlight(parsed: ParsedQuery, asks: list[Ask]) -> list[SafeString]:
+    rows = _sqlite_marks(parsed, sorted({a.page_id for a in asks}))
+    terms = parsed.highlight
+    out = []
+    for ask in asks:
+        flags: list[bool] = []
+        texts = []
+        for column, lang, text in ask.parts:
+            marked = rows.get((ask.page_id, lang), {}).get(column)
+            flags += _word_flags(text, marked, terms)
+            texts.append(text)
+        text = "\n".join(texts)
+        if ask.kind == "title":
+            out.append(_mark_flags(text, flags, 0, len(text)))
+        else:
+            out.append(_window(text, flags, SNIPPET_WORDS))
+    return out
+
+
+def _mark_flags(
+    text: str,
+    flags: list[bool],
+    start: int,
+    end: int,
+    spans: list[tuple[int, int]] | None = None,
+) -> SafeString:
+    """``text[start:end]`` escaped, the words flagged wrapped in ``<mark>`` (``flags`` has
+    one entry per word of the whole ``text``; ``spans`` are its words' offsets)."""
+    if spans is None:
+        spans = [m.span() for m in WORD.finditer(text)]
+    out: list[str] = []
+    pos = start
+    for index in range(bisect.bisect_left(spans, (start, -1)), len(spans)):
+        word_start, word_end = spans[index]
+        if word_start >= end:
+            break
+        if index < len(flags) and flags[index]:
+            out.append(escape(text[pos:word_start]))
+            out.append(f"<mark>{escape(text[word_start:word_end])}</mark>")
+            pos = word_end
+    out.append(escape(text[pos:end]))
+    return mark_safe("".join(out))
+
+
+def _window(text: str, flags: list[bool], words: int) -> SafeString:
+    """The ``words``-word window of ``text`` with the most flagged words, highlighted."""
+    spans = [m.span() for m in WORD.finditer(text)]
+    if not spans:
+        return mark_safe("")
+    flags = (flags + [False] * len(spans))[: len(spans)]
+    best_start, best_score, window = 0, -1, min(words, len(spans))
+    score = sum(flags[:window])
+    for first in range(0, len(spans) - window + 1):
+        if first:
+            score += flags[first + window - 1] - flags[first - 1]
+        if score > best_score:
+            best_start, best_score = first, score
+    if best_score > 0:
+        # Start a few words before the first match so it reads in context.
+        first_hit = next(i for i in range(best_start, best_start + window) if flags[i])
+        best_start = max(0, min(first_hit - 4, len(spans) - window))
+    start = spans[best_start][0]
+    last = min(best_start + window, len(spans)) - 1
+    end = spans[last][1]
+    # Snap the window to the start of the line it begins in when that is close.
+    line_start = text.rfind("\n", 0, start) + 1
+    if start - line_start < 40:
+        start = line_start
+    body = _mark_flags(text, flags, start, end, spans).replace("\n", " · ")
+    prefix = "… " if start > 0 else ""
+    suffix = " …" if end < len(text.rstrip()) else ""
+    return mark_safe(prefix + body + suffix)
+
+
+_PG_CONFIGS = {"en": "english", "ru": "russian"}
+
+
+def _headline_html(headline: str, text: str, whole: bool) -> SafeString:
+    """ts_headline's answer (the markers around matches) as escaped HTML with ``<mark>``."""
+    html = escape(headline).replace(_PG_OPEN, "<mark>").replace(_PG_CLOSE, "</mark>")
+    if whole:
+        return mark_safe(html)
+    plain = headline.replace(_PG_OPEN, "").replace(_PG_CLOSE, "").strip()
+    prefix = "" if text.lstrip().startswith(plain[:40]) else "… "
+    suffix = "" if text.rstrip().endswith(plain[-40:]) else " …"
+    return mark_safe(prefix + html.strip().replace("\n", " · ") + suffix)
+
+
+def _postgres_highlight(parsed: ParsedQuery, asks: list[Ask]) -> list[SafeString]:
+    operands = [op for t in parsed.terms if (op := _ts_term(t))]
+    if not operands or not asks:
+        return [highlight("\n".join(t for _c, _l, t in a.parts), []) for a in asks]
+    raw = " | ".join(operands)
+    configs, texts, options = [], [], []
+    for ask in asks:
+        text = "\n".join(t for _c, _l, t in ask.parts)
+        configs.append(_PG_CONFIGS.get(ask.parts[-1][1], "simple"))
+        texts.append(text)
+        common = f"StartSel={_PG_OPEN}, StopSel={_PG_CLOSE}"
+        if ask.kind == "title":
+            options.append(f"{common}, HighlightAll=true")
+        else:
+            options.append(
+                f"{common}, MaxWords={SNIPPET_WORDS}, MinWords={SNIPPET_WORDS // 2}, ShortWord=2"
+            )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT ts_headline(x.cfg::regconfig, x.body, to_tsquery(x.cfg::regconfig, %s), "
+            "x.opts) FROM unnest(%s::text[], %s::text[], %s::text[]) WITH ORDINALITY "
+            "AS x(cfg, body, opts, n) ORDER BY x.n",
+            [raw, configs, texts, options],
+        )
+        headlines = [row[0] for row in cursor.fetchall()]
+    return [
+        _headline_html(headline, text, ask.kind == "title")
+        for headline, text, ask in zip(headlines, texts, asks, strict=True)
+    ]
+
+
+def highlight_results(parsed: ParsedQuery, asks: list[Ask]) -> list[SafeString]:
+    """Each asked title highlighted whole and each snippet as its best window, the query's
+    words marked by the database's own matching (one query for a page of results)."""
+    if not asks:
+        return []
+    if not parsed.terms:
+        return [
+            highlight(t, []) if a.kind == "title" else snippet(t, [])
+            for a in asks
+            for t in ["\n".join(p[2] for p in a.parts)]
+        ]
+    if _sqlite():
+        return _sqlite_highlight(parsed, asks)
+    return _postgres_highlight(parsed, asks)
