@@ -770,9 +770,12 @@ def _window(text: str, flags: list[bool], words: int) -> SafeString:
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start < 40:
         start = line_start
-    body = _mark_flags(text, flags, start, end, spans).replace("\n", " · ")
-    prefix = "… " if start > 0 else ""
-    suffix = " …" if end < len(text.rstrip()) else ""
+    if last == len(spans) - 1:
+        end = len(text.rstrip())  # the closing punctuation too
+    body = _mark_flags(text, flags, start, end, spans).strip().replace("\n", " · ")
+    # An ellipsis only where words were cut off.
+    prefix = "… " if spans[0][0] < start else ""
+    suffix = " …" if last < len(spans) - 1 else ""
     return mark_safe(prefix + body + suffix)
 
 
