@@ -37,6 +37,7 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
+from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language
 
 from . import versions
@@ -45,7 +46,7 @@ from .htmx import wants_partial
 __all__ = ["BoundedLocMemCache", "cached_page", "csrf_placeholder", "memo", "page_key"]
 
 _PLACEHOLDER = "_page_cache_csrf_placeholder"
-_KEPT_HEADERS = ("Content-Type", "Vary", "Content-Language")
+_KEPT_HEADERS = ("Content-Type", "Vary", "Content-Language", "Cache-Control")
 # Bump when the entry's shape changes: old entries (in a shared Redis) are then never read.
 _FORMAT = "2"
 
@@ -140,8 +141,18 @@ def _streamed_with_token(chunks: Iterable[bytes], placeholder: bytes, token: byt
         yield chunk.replace(placeholder, token)
 
 
+def _etag_of(key: str) -> str:
+    """The entity tag of a cached page: its key's digest, which covers the address, the
+    language and the content versions (so it changes exactly when the page can)."""
+    return f'"{key[5:37]}"'
+
+
 def cached_page(
-    *, depends_on: tuple[str, ...] = (), params: Iterable[str] = (), lists: Iterable[str] = ()
+    *,
+    depends_on: tuple[str, ...] = (),
+    params: Iterable[str] = (),
+    lists: Iterable[str] = (),
+    etag: bool = False,
 ) -> Callable:
     """Cache a GET view's 200 responses until one of ``depends_on`` versions changes.
 
@@ -150,6 +161,10 @@ def cached_page(
     names those among them that carry several values (a multiple choice).
     ``settings.PAGE_CACHE_SECONDS`` bounds an entry's life; 0 turns the cache off (the
     development server, where templates change under a running process).
+
+    ``etag=True`` (the JSON API, whose bodies hold no CSRF token) gives each response the
+    ETag of its key, and answers a matching ``If-None-Match`` with a 304 before the
+    cache or the view is asked anything.
     """
     names = tuple(dict.fromkeys(params))
     multiple = frozenset(lists)
@@ -163,12 +178,31 @@ def cached_page(
             if timeout <= 0 or not _cacheable(request):
                 return view(request, *args, **kwargs)
             key = page_key(request, depends_on)
+            tag = _etag_of(key) if etag else None
+            if tag is not None:
+                unchanged = get_conditional_response(request, etag=tag)
+                if unchanged is not None:
+                    unchanged["ETag"] = tag
+                    return unchanged
             hit = cache.get(key)
             if hit is not None:
                 content, headers, marks, width = hit
-                response = HttpResponse(_splice(content, marks, width, get_token(request).encode()))
+                if marks:
+                    content = _splice(content, marks, width, get_token(request).encode())
+                response = HttpResponse(content)
                 for name, value in headers:
                     response[name] = value
+                if tag is not None:
+                    response["ETag"] = tag
+                return response
+            if etag:
+                # No CSRF token in these bodies: nothing to splice, no token to make.
+                response = view(request, *args, **kwargs)
+                if response.status_code == 200 and not response.streaming:
+                    response["ETag"] = tag
+                    if len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
+                        headers = [(h, response[h]) for h in _KEPT_HEADERS if h in response]
+                        cache.set(key, (response.content, headers, (), 0), timeout)
                 return response
             placeholder = _new_placeholder()
             setattr(request, _PLACEHOLDER, placeholder)
