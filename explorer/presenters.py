@@ -164,16 +164,28 @@ def _step(step: TraceStep) -> Step:
     return Step(step.code, narration.sentence(step), narration.wiki_url(section))
 
 
-def _steps(trace: Iterable[TraceStep], *prefixes: str) -> list[Step]:
+def _steps(
+    trace: Iterable[TraceStep], *prefixes: str, worded: dict[int, Step] | None = None
+) -> list[Step]:
+    if worded is not None:
+        return [worded[id(s)] for s in trace if s.code.startswith(prefixes)]
     return [_step(s) for s in trace if s.code.startswith(prefixes)]
+
+
+def worded_trace(trace: Iterable[TraceStep]) -> dict[int, Step]:
+    """Each step of a trace in words, once (a card page shows most steps twice: in their
+    section and in the full trace), by the step's identity."""
+    return {id(s): _step(s) for s in trace}
 
 
 def rule_rows(
     breakdown: Breakdown,
     found: dict[str, Suggestion],
     changed: set[str] | frozenset[str] = frozenset(),
+    worded: dict[int, Step] | None = None,
 ) -> list[RuleRow]:
     rows = []
+    word = (lambda s: worded[id(s)]) if worded is not None else _step
     for result in breakdown.rules:
         codes = narration.TRACE.codes_of_rule(result.key)
         row = RuleRow(
@@ -181,7 +193,7 @@ def rule_rows(
             label=rule_label(result.key),
             rarity=result.rarity.value,
             decided=result.key in breakdown.decided_by,
-            steps=[_step(s) for s in breakdown.trace if s.code in codes],
+            steps=[word(s) for s in breakdown.trace if s.code in codes],
             wiki_url=narration.wiki_url(result.key),
             changed=f"rule:{result.key}" in changed,
         )
@@ -217,16 +229,17 @@ def paths(
     return out, found
 
 
-def sections(breakdown: Breakdown) -> list[Section]:
+def sections(breakdown: Breakdown, worded: dict[int, Step] | None = None) -> list[Section]:
     """The whole trace, grouped the way the page shows it."""
+    worded = worded if worded is not None else worded_trace(breakdown.trace)
     return [
-        Section("rarity", _("Rarity"), _steps(breakdown.trace, "rarity.")),
-        Section("role", _("Role"), _steps(breakdown.trace, "role.")),
-        Section("skill", _("Skill"), _steps(breakdown.trace, "skill.")),
-        Section("template", _("Template"), _steps(breakdown.trace, "template.")),
-        Section("stats", _("Stats"), _steps(breakdown.trace, "stats.")),
-        Section("effects", _("Effects"), _steps(breakdown.trace, "effects.")),
-        Section("energy", _("Energy"), _steps(breakdown.trace, "energy.")),
+        Section("rarity", _("Rarity"), _steps(breakdown.trace, "rarity.", worded=worded)),
+        Section("role", _("Role"), _steps(breakdown.trace, "role.", worded=worded)),
+        Section("skill", _("Skill"), _steps(breakdown.trace, "skill.", worded=worded)),
+        Section("template", _("Template"), _steps(breakdown.trace, "template.", worded=worded)),
+        Section("stats", _("Stats"), _steps(breakdown.trace, "stats.", worded=worded)),
+        Section("effects", _("Effects"), _steps(breakdown.trace, "effects.", worded=worded)),
+        Section("energy", _("Energy"), _steps(breakdown.trace, "energy.", worded=worded)),
     ]
 
 
@@ -475,6 +488,7 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
             if towards is not None:
                 legendary_paths, _found = paths(shown, towards.paths, catalogue)
     trace = breakdown.trace
+    worded = worded_trace(trace)
     return CardPage(
         original=card,
         card=shown,
@@ -491,15 +505,15 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
             {slot.value: shown.attribute(slot).name for slot in Slot},
         ),
         equipped=equipped_rows(shown),
-        rules=rule_rows(breakdown, found, changed),
+        rules=rule_rows(breakdown, found, changed, worded),
         next_paths=next_paths,
         legendary_paths=legendary_paths,
-        sections=sections(breakdown),
-        skill_summary=[_step(s) for s in trace if s.code in _SKILL_SUMMARY],
-        tie_break_steps=[_step(s) for s in trace if s.code in _TIE_BREAK],
-        role_steps=_steps(trace, "role."),
-        template_steps=_steps(trace, "template."),
-        effect_steps=_steps(trace, "effects."),
+        sections=sections(breakdown, worded),
+        skill_summary=[worded[id(s)] for s in trace if s.code in _SKILL_SUMMARY],
+        tie_break_steps=[worded[id(s)] for s in trace if s.code in _TIE_BREAK],
+        role_steps=_steps(trace, "role.", worded=worded),
+        template_steps=_steps(trace, "template.", worded=worded),
+        effect_steps=_steps(trace, "effects.", worded=worded),
         skill_rows=skill_rows(breakdown),
         stat_rows=stat_rows(breakdown),
         effect_rows=effect_rows(breakdown),
