@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
@@ -354,10 +355,15 @@ class Picker:
     selected: str
     owned: tuple[tuple[str, int], ...]
     catalogue: tuple[tuple[str, int], ...]
-    # The selected name when it is not among the owned ones: the catalogue's options are
-    # a cached fragment per (slot, collection version, this name).
+    # The selected name when it is among the catalogue's options (and not owned): those
+    # options are a cached fragment per (slot, collection version, this name).
     catalogue_selected: str
     error: str
+    # The catalogue group's label: the whole catalogue, or its rarest part when it is
+    # larger than ``MAX_OFFERED``.
+    catalogue_label: str = ""
+    # The selected attribute when it is neither owned nor among the options shown.
+    extra: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,6 +443,11 @@ def card_links(token: int) -> CardLinks:
     )
 
 
+#: The what-if selects list a slot's whole catalogue up to this many attributes; beyond
+#: (100,000 cards have ~7,000 per slot: a 1.2 MB page), its rarest ones, which are what a
+#: what-if reaches for. Any attribute still works in the address (the "Try it" links).
+MAX_OFFERED = 300
+
 _SKILL_SUMMARY = ("skill.role_default", "skill.affinity", "skill.active")
 _TIE_BREAK = ("skill.tie_break.scan", "skill.tie_break")
 
@@ -447,15 +458,31 @@ def _whatif_fields(form: WhatIfForm, card: CardSpec) -> WhatIfFields:
         bound = form[slot.value]
         selected = form.shown(slot.value, card.attribute(slot).name)
         owned = bound.field.owned
+        catalogue = bound.field.catalogue
+        total = catalogue.count(slot)
+        if total <= MAX_OFFERED:
+            options = catalogue.choices(slot)
+            group = _("Whole catalogue")
+        else:
+            options = catalogue.offered(slot, MAX_OFFERED)
+            group = _("The %(shown)s rarest of the catalogue’s %(total)s") % {
+                "shown": number_format(MAX_OFFERED, force_grouping=True),
+                "total": number_format(total, force_grouping=True),
+            }
+        is_owned = any(n == selected for n, _s in owned)
+        in_options = not is_owned and any(n == selected for n, _s in options)
+        found = None if is_owned or in_options else catalogue.get(slot, selected)
         pickers.append(
             Picker(
                 slot=slot.value,
                 label=label(slot),
                 selected=selected,
                 owned=owned,
-                catalogue=bound.field.catalogue.choices(slot),
-                catalogue_selected="" if any(n == selected for n, _s in owned) else selected,
+                catalogue=options,
+                catalogue_selected=selected if in_options else "",
                 error=" ".join(bound.errors),
+                catalogue_label=group,
+                extra=((found.name, found.supply),) if found is not None else (),
             )
         )
     return WhatIfFields(

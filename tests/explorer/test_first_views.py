@@ -107,3 +107,28 @@ def test_errors_are_never_kept(client, demo):
     missing = client.get("/api/cards/99999999")
     assert missing.status_code == 404 and "ETag" not in missing
     assert re.search(r"99999999|token", missing.json()["details"])
+
+
+def test_a_large_catalogue_offers_its_rarest_attributes(client, demo, monkeypatch):
+    """At 100,000 cards a slot has ~7,000 attributes: the select offers the rarest ones
+    (what a what-if reaches for) and any other still works from the address."""
+    from explorer import presenters
+
+    monkeypatch.setattr(presenters, "MAX_OFFERED", 5)
+    card = Card.objects.select_related("head").order_by("token").first()
+    heads = Attribute.objects.filter(slot="head").order_by("supply", "name")
+    rarest = [a.name for a in heads[:5]]
+    common = heads.exclude(name__in=rarest).exclude(pk=card.head_id).last()
+    total = heads.count()
+    page = client.get(f"/en/cards/{card.token}/").content.decode()
+    select = re.search(r'<select id="wi-head".*?</select>', page, re.S).group(0)
+    assert f"The 5 rarest of the catalogue’s {total}" in select
+    group = select.split("rarest of the catalogue", 1)[1]
+    assert re.findall(r'<option value="([^"]+)"', group) == sorted(rarest)
+    # A what-if of another attribute: it is shown, selected, among the options.
+    page = client.get(f"/en/cards/{card.token}/", {"head": common.name}).content.decode()
+    select = re.search(r'<select id="wi-head".*?</select>', page, re.S).group(0)
+    assert f'<option value="{common.name}" selected>' in select
+    assert select.count(" selected") == 1
+    ru = client.get(f"/ru/cards/{card.token}/").content.decode()
+    assert "самых редких" in ru
