@@ -41,6 +41,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import compress, islice
 
 import snowballstemmer
 from django.db import connection
@@ -655,17 +656,27 @@ class Ask:
 
 def _flags_of(highlighted: str) -> list[bool]:
     """One flag per word of an indexed text: whether highlight() marked it (or the
-    synonym key that follows it)."""
-    flags: list[bool] = []
-    for token in highlighted.split(" "):
-        if not token:
-            continue
-        marked = _OPEN in token
-        if token.replace(_OPEN, "").startswith(synonyms.KEY_MARK) and flags:
-            flags[-1] = flags[-1] or marked
-        else:
-            flags.append(marked)
-    return flags
+    synonym key that follows it). Scans in C: a body has thousands of tokens."""
+    if not highlighted:
+        return []
+    tokens = highlighted.split(" ")
+    flags = [_OPEN in token for token in tokens]
+    key = synonyms.KEY_MARK
+    if key not in highlighted:
+        return flags
+    # The keys' token numbers: each key counts as part of the word before it.
+    keys: list[int] = []
+    index, pos, at = 0, 0, highlighted.find(key)
+    while at != -1:
+        index += highlighted.count(" ", pos, at)
+        pos = at
+        keys.append(index)
+        at = highlighted.find(key, at + 1)
+    for number in keys:
+        if number and flags[number]:
+            flags[number - 1] = True
+    dropped = set(keys)
+    return [flag for number, flag in enumerate(flags) if number not in dropped]
 
 
 def _sqlite_marks(
@@ -727,18 +738,21 @@ def _mark_flags(
     start: int,
     end: int,
     spans: list[tuple[int, int]] | None = None,
+    first: int = 0,
 ) -> SafeString:
-    """``text[start:end]`` escaped, the words flagged wrapped in ``<mark>`` (``flags`` has
-    one entry per word of the whole ``text``; ``spans`` are its words' offsets)."""
+    """``text[start:end]`` escaped, the words flagged wrapped in ``<mark>``: ``flags`` has
+    one entry per word of the whole ``text``, ``spans`` are the offsets of its words from
+    number ``first`` on (all of them by default)."""
     if spans is None:
-        spans = [m.span() for m in WORD.finditer(text)]
+        spans, first = [m.span() for m in WORD.finditer(text)], 0
     out: list[str] = []
     pos = start
-    for index in range(bisect.bisect_left(spans, (start, -1)), len(spans)):
-        word_start, word_end = spans[index]
+    for number, (word_start, word_end) in enumerate(spans, first):
+        if word_end <= start:
+            continue
         if word_start >= end:
             break
-        if index < len(flags) and flags[index]:
+        if number < len(flags) and flags[number]:
             out.append(escape(text[pos:word_start]))
             out.append(f"<mark>{escape(text[word_start:word_end])}</mark>")
             pos = word_end
@@ -747,35 +761,39 @@ def _mark_flags(
 
 
 def _window(text: str, flags: list[bool], words: int) -> SafeString:
-    """The ``words``-word window of ``text`` with the most flagged words, highlighted."""
-    spans = [m.span() for m in WORD.finditer(text)]
-    if not spans:
+    """The ``words``-word window of ``text`` with the most flagged words, starting a few
+    words before its first one, highlighted. Only the flagged words are looped over in
+    Python: a body has thousands of words, a search marks a few dozen."""
+    total = len(WORD.findall(text))
+    if not total:
         return mark_safe("")
-    flags = (flags + [False] * len(spans))[: len(spans)]
-    best_start, best_score, window = 0, -1, min(words, len(spans))
-    score = sum(flags[:window])
-    for first in range(0, len(spans) - window + 1):
-        if first:
-            score += flags[first + window - 1] - flags[first - 1]
-        if score > best_score:
-            best_start, best_score = first, score
-    if best_score > 0:
-        # Start a few words before the first match so it reads in context.
-        first_hit = next(i for i in range(best_start, best_start + window) if flags[i])
-        best_start = max(0, min(first_hit - 4, len(spans) - window))
-    start = spans[best_start][0]
-    last = min(best_start + window, len(spans)) - 1
-    end = spans[last][1]
+    flags = (flags + [False] * total)[:total]
+    window = min(words, total)
+    hits = list(compress(range(total), flags))
+    best_start = 0
+    if hits:
+        # The earliest hit that begins the window holding the most hits.
+        best, first_hit, ahead = 0, hits[0], 0
+        for at, hit in enumerate(hits):
+            while ahead < len(hits) and hits[ahead] < hit + window:
+                ahead += 1
+            if ahead - at > best:
+                best, first_hit = ahead - at, hit
+        # Start a few words before it so it reads in context.
+        best_start = max(0, min(first_hit - 4, total - window))
+    spans = [m.span() for m in islice(WORD.finditer(text), best_start, best_start + window)]
+    start, end = spans[0][0], spans[-1][1]
+    last = best_start + len(spans) - 1
     # Snap the window to the start of the line it begins in when that is close.
     line_start = text.rfind("\n", 0, start) + 1
     if start - line_start < 40:
         start = line_start
-    if last == len(spans) - 1:
+    if last == total - 1:
         end = len(text.rstrip())  # the closing punctuation too
-    body = _mark_flags(text, flags, start, end, spans).strip().replace("\n", " · ")
+    body = _mark_flags(text, flags, start, end, spans, best_start).strip().replace("\n", " · ")
     # An ellipsis only where words were cut off.
-    prefix = "… " if spans[0][0] < start else ""
-    suffix = " …" if last < len(spans) - 1 else ""
+    prefix = "… " if WORD.search(text, 0, start) else ""
+    suffix = " …" if last < total - 1 else ""
     return mark_safe(prefix + body + suffix)
 
 
