@@ -680,7 +680,7 @@ def _flags_of(highlighted: str) -> list[bool]:
 
 
 def _sqlite_marks(
-    parsed: ParsedQuery, page_ids: list[int]
+    parsed: ParsedQuery, page_ids: list[int], langs: list[str]
 ) -> dict[tuple[int, str], dict[str, str]]:
     """highlight() of each column of the pages' index rows, for the query's words (any of
     them: a title in the other language shows the words it has)."""
@@ -691,11 +691,13 @@ def _sqlite_marks(
         f"highlight(wiki_page_fts, {column}, char(1), char(2))" for column in _FTS_COLUMNS.values()
     )
     places = ", ".join(["%s"] * len(page_ids))
+    lang_places = ", ".join(["%s"] * len(langs))
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT page_id, lang, {marks} FROM wiki_page_fts "
-            f"WHERE wiki_page_fts MATCH %s AND page_id IN ({places})",
-            [expression, *page_ids],
+            f"WHERE wiki_page_fts MATCH %s AND page_id IN ({places}) "
+            f"AND lang IN ({lang_places})",
+            [expression, *page_ids, *langs],
         )
         return {
             (int(pid), lang): dict(zip(_FTS_COLUMNS, texts, strict=True))
@@ -714,7 +716,11 @@ def _word_flags(text: str, highlighted: str | None, terms: list[str]) -> list[bo
 
 
 def _sqlite_highlight(parsed: ParsedQuery, asks: list[Ask]) -> list[SafeString]:
-    rows = _sqlite_marks(parsed, sorted({a.page_id for a in asks}))
+    rows = _sqlite_marks(
+        parsed,
+        sorted({a.page_id for a in asks}),
+        sorted({lang for a in asks for _c, lang, _t in a.parts}),
+    )
     terms = parsed.highlight
     out = []
     for ask in asks:
@@ -728,7 +734,8 @@ def _sqlite_highlight(parsed: ParsedQuery, asks: list[Ask]) -> list[SafeString]:
         if ask.kind == "title":
             out.append(_mark_flags(text, flags, 0, len(text)))
         else:
-            out.append(_window(text, flags, SNIPPET_WORDS))
+            # One flag per word of the joined text (the parts' words, in order).
+            out.append(_window(text, flags, SNIPPET_WORDS, len(flags)))
     return out
 
 
@@ -760,11 +767,12 @@ def _mark_flags(
     return mark_safe("".join(out))
 
 
-def _window(text: str, flags: list[bool], words: int) -> SafeString:
+def _window(text: str, flags: list[bool], words: int, total: int | None = None) -> SafeString:
     """The ``words``-word window of ``text`` with the most flagged words, starting a few
     words before its first one, highlighted. Only the flagged words are looped over in
     Python: a body has thousands of words, a search marks a few dozen."""
-    total = len(WORD.findall(text))
+    if total is None:
+        total = len(WORD.findall(text))
     if not total:
         return mark_safe("")
     flags = (flags + [False] * total)[:total]
