@@ -8,6 +8,8 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from cards.models import Attribute, Card
 
@@ -132,3 +134,20 @@ def test_a_large_catalogue_offers_its_rarest_attributes(client, demo, monkeypatc
     assert select.count(" selected") == 1
     ru = client.get(f"/ru/cards/{card.token}/").content.decode()
     assert "самых редких" in ru
+
+
+def test_the_home_pages_cards_are_kept_per_collection_version(
+    client, demo, settings, django_assert_num_queries
+):
+    settings.PAGE_CACHE_SECONDS = 0  # every request renders: what the memo saves shows
+    assert client.get("/en/").status_code == 200
+    with django_assert_num_queries(0):
+        page = client.get("/en/").content.decode()
+    assert "/en/cards/" in page
+    assert "/ru/cards/" in client.get("/ru/").content.decode()  # its own language's rows
+    card = Card.objects.order_by("token").first()
+    card.burned_stickers += 1
+    card.save()
+    with CaptureQueriesContext(connection) as after_edit:
+        assert client.get("/en/").status_code == 200
+    assert len(after_edit) > 0  # the collection changed: the featured cards are read again
