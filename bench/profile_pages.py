@@ -38,6 +38,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", type=int, default=45)
     parser.add_argument("--only", help="measure only the endpoints whose label has this text")
     parser.add_argument("--in-place", action="store_true", help="use the database itself")
+    parser.add_argument(
+        "--calls",
+        action="store_true",
+        help="also count Python function calls per request (cProfile): unlike times, the "
+        "count does not move with the machine's load",
+    )
     args = parser.parse_args(argv)
 
     from bench.harness import copy_sqlite
@@ -76,19 +82,23 @@ def main(argv: list[str] | None = None) -> int:
         floor = None
         for endpoint in chosen:
             run(client, endpoint, min(10, args.requests), None, offset=10_000)  # warm the code
-            profiler = cProfile.Profile() if args.profile else None
+            profiler = cProfile.Profile() if args.profile or args.calls else None
             times, cpu = run(client, endpoint, args.requests, profiler)
+            calls = ""
+            if profiler is not None and args.calls:
+                total = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+                calls = f"{total / len(times):9,.0f} calls/request   "
             median_cpu = statistics.median(cpu)
             floor = floor or median_cpu
             print(
-                f"{endpoint.label:<22} CPU median {median_cpu * 1e3:6.2f} ms "
+                f"{endpoint.label:<22} {calls}CPU median {median_cpu * 1e3:6.2f} ms "
                 f"({median_cpu / floor:5.1f}× /healthz)   wall median "
                 f"{statistics.median(times) * 1e3:6.2f} ms, p90 "
                 f"{sorted(times)[int(len(times) * 0.9)] * 1e3:6.2f} ms   "
                 f"({len(times)} requests, {min(len(times), endpoint.distinct):,} addresses)",
                 flush=True,
             )
-            if profiler is not None:
+            if profiler is not None and args.profile:
                 pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.lines)
     return 0
 

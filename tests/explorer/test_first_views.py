@@ -151,3 +151,24 @@ def test_the_home_pages_cards_are_kept_per_collection_version(
     with CaptureQueriesContext(connection) as after_edit:
         assert client.get("/en/").status_code == 200
     assert len(after_edit) > 0  # the collection changed: the featured cards are read again
+
+
+def test_a_wiki_pages_live_tables_are_kept_until_the_collection_changes(demo):
+    """{{ collection_stats }} reads the collection: rendered once per collection version
+    (and language), not on every first view of the page."""
+    from wiki.rendering import fill_live_macros
+
+    placeholder = '<div class="live-macro" title="0"></div>'
+    live = [("collection_stats", None)]
+    with CaptureQueriesContext(connection) as first:
+        before = fill_live_macros(placeholder, live, "en")
+    assert len(first) > 0 and "<table" in before
+    with CaptureQueriesContext(connection) as again:
+        assert fill_live_macros(placeholder, live, "en") == before
+    assert len(again) == 0
+    russian = fill_live_macros(placeholder, live, "ru")
+    assert russian != before  # its own language
+    Card.objects.order_by("-token").first().delete()  # the signals bump the version
+    with CaptureQueriesContext(connection) as after:
+        changed = fill_live_macros(placeholder, live, "en")
+    assert len(after) > 0 and changed != before
