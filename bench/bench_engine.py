@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
+import json
 import platform
 import pstats
 import random
@@ -170,6 +171,44 @@ def main() -> None:
         return
     report("derive (Breakdown+trace)", cards, derive, args.rounds)
     report("derive + breakdown_to_json", cards, with_json, args.rounds)
+    serialisation(cards[:5000], args.rounds)
+
+
+def serialisation(cards: list[CardSpec], rounds: int) -> None:
+    """The JSON of a breakdown on its own, in its two halves: building the plain data
+    (``breakdown_to_json``) and encoding it (``json.dumps``, as the API does), with how
+    much data a breakdown is — why JSON costs more than the derivation."""
+    breakdowns = [derive(c) for c in cards]
+    plain = [breakdown_to_json(b) for b in breakdowns]
+
+    def best(work: Callable[[], object]) -> float:
+        rates = []
+        for _ in range(rounds):
+            gc.collect()
+            started = time.process_time()
+            work()
+            rates.append(len(cards) / (time.process_time() - started))
+        return statistics.median(rates)
+
+    build = best(lambda: [breakdown_to_json(b) for b in breakdowns])
+    encode = best(lambda: [json.dumps(d, ensure_ascii=False, separators=(",", ":")) for d in plain])
+    size = statistics.mean(len(json.dumps(d, ensure_ascii=False)) for d in plain[:500])
+    values = statistics.mean(_count(d) for d in plain[:500])
+    steps = statistics.mean(len(b.trace) for b in breakdowns[:500])
+    print(
+        f"{'breakdown_to_json alone':<26} median {build:>8,.0f}/s   "
+        f"json.dumps alone median {encode:>8,.0f}/s   "
+        f"(a breakdown: {size / 1024:.1f} KiB of JSON, {values:,.0f} values, "
+        f"{steps:.0f} trace steps)"
+    )
+
+
+def _count(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(_count(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(_count(v) for v in value)
+    return 1
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -35,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.bench_arena import http_rows as arena_http_rows
 from bench.bench_packs import engine_figures as packs_engine_figures
 from bench.bench_packs import http_rows as packs_rows
+from bench.cold import COLD_GOALS, SCALE_LIMIT, Endpoint, cold_endpoints
 from bench.harness import (
     PYTHON,
     ROOT,
@@ -53,7 +55,9 @@ from bench.harness import (
     what_ifs,
 )
 
-TOTAL_BUDGET = 175.0  # seconds: the whole run stays under three minutes
+TOTAL_BUDGET = 290.0  # seconds: the whole run stays under five minutes
+COLD_SECONDS = 2.5  # per endpoint on a cold server (the page cache off)
+COLD_RESERVE = 2 * 13 * (COLD_SECONDS + 0.6)  # both cold tables (1,000 and 100,000 cards)
 LIST_QUERY = "r:legendary"
 GOALS = {"card page": 1 / 3, "wiki page": 1 / 2}
 HTMX = (("HX-Request", "true"),)
@@ -182,6 +186,117 @@ def measure(port: int, target: Target, concurrency: int, duration: float) -> Row
     if bad or stats.errors:
         note = f"non-200: {dict(bad)} errors: {dict(stats.errors)}"
     return Row(target.label, req.path, note, stats)
+
+
+# --- first views: the page cache off, every request a different address ----------------------
+
+
+def cold_env(db: Path) -> dict[str, str]:
+    """A server whose page cache is off: fragment caches keyed on the collection's version
+    still work (as on any server that has been up for a minute), whole pages never hit."""
+    return django_env(db, DJANGO_PAGE_CACHE_SECONDS="0")
+
+
+def measure_cold(
+    port: int, endpoints: list[Endpoint], concurrency: int, budget: Budget
+) -> list[Row]:
+    """/healthz then every endpoint, each request the next address of its cycle."""
+
+    def request_of(endpoint: Endpoint) -> Callable[[int], Request]:
+        def make(i: int) -> Request:
+            path, headers = endpoint.request(i)
+            return Request(path, headers=headers)
+
+        return make
+
+    rows = []
+    for label, make in [("/healthz", lambda i: Request("/healthz"))] + [
+        (e.label, request_of(e)) for e in endpoints
+    ]:
+        first = make(0)
+        if budget.left() < COLD_SECONDS + 2:
+            rows.append(Row(label, first.path, "n/a (budget)"))
+            continue
+        status, _, _ = fetch(port, first.path, headers=dict(first.headers))
+        if status != 200:
+            rows.append(Row(label, first.path, f"n/a ({status})"))
+            continue
+        # Warm the code (not the pages: these addresses come after the measured ones).
+        hammer(port, lambda i, make=make: make(500_000 + i), 2, 0.5, max_requests=100)
+        stats = hammer(port, make, concurrency, COLD_SECONDS, max_requests=200_000)
+        bad = {s: n for s, n in stats.statuses.items() if s != 200}
+        note = f"non-200: {bad} errors: {dict(stats.errors)}" if bad or stats.errors else ""
+        rows.append(Row(label, first.path, note, stats))
+    return rows
+
+
+def cold_database(source: Path, tmp: Path, name: str) -> Path:
+    db = tmp / f"cold-{name}.sqlite3"
+    copy_sqlite(source, db)
+    return db
+
+
+def cold_table(
+    warm: dict[str, Row], small: list[Row], large: list[Row] | None, size: int
+) -> list[str]:
+    """Warm and cold side by side, each as a ratio to its own server's /healthz."""
+    warm_floor = _rps(warm.get("/healthz"))
+    small_floor = _rps(small[0]) if small else None
+    large_by = {r.label: r for r in large or []}
+    large_floor = _rps(large_by.get("/healthz"))
+    head = (
+        "| endpoint | warm × /healthz | cold req/s | cold × /healthz | cold p50 ms | goal "
+        f"| {size:,}: cold req/s | × /healthz | p50 ms | time vs 1,000 |"
+    )
+    out = [head, "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
+    for row in small:
+        w = warm.get(WARM_LABEL.get(row.label, row.label))
+        cells = [row.label, _ratio(w, warm_floor)]
+        if row.stats is None:
+            cells += [row.note, "", ""]
+        else:
+            cells += [
+                f"{row.stats.rps:,.0f}",
+                _ratio(row, small_floor),
+                f"{row.stats.percentile(50) * 1e3:.1f}",
+            ]
+        goal = COLD_GOALS.get(row.label)
+        if goal is None or row.stats is None or not small_floor:
+            cells.append(f"≥ {goal:.2f}" if goal else "")
+        else:
+            met = row.stats.rps / small_floor >= goal
+            cells.append(f"≥ {goal:.2f} {'met' if met else 'NOT met'}")
+        big = large_by.get(row.label)
+        if big is None or big.stats is None:
+            cells += [big.note if big else "-", "", "", ""]
+        else:
+            cells += [
+                f"{big.stats.rps:,.0f}",
+                _ratio(big, large_floor),
+                f"{big.stats.percentile(50) * 1e3:.1f}",
+            ]
+            if row.stats is not None and small_floor and large_floor:
+                # Time per request relative to /healthz's, so the machine's load cancels out.
+                slower = (row.stats.rps / small_floor) / (big.stats.rps / large_floor)
+                verdict = "" if slower <= SCALE_LIMIT else f" (over {SCALE_LIMIT}×)"
+                cells.append(f"{slower:.2f}×{verdict}")
+            else:
+                cells.append("")
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+#: The warm table's label of each cold endpoint, where they differ.
+WARM_LABEL = {"wiki search": "wiki search ?q="}
+
+
+def _rps(row: Row | None) -> float | None:
+    return row.stats.rps if row is not None and row.stats is not None else None
+
+
+def _ratio(row: Row | None, floor: float | None) -> str:
+    rps = _rps(row)
+    return f"{rps / floor:.2f}" if rps is not None and floor else "-"
 
 
 # --- the engine's own bench scripts --------------------------------------------------------
@@ -398,7 +513,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"({note})", flush=True)
         with gunicorn(env, tmp / "server.log") as server:
             targets = discover(server.port, args.query)
-            per = min(args.duration, max(1.0, (budget.left() - 110) / len(targets) / 1.25))
+            per = min(
+                args.duration,
+                max(1.0, (budget.left() - 110 - COLD_RESERVE) / len(targets) / 1.25),
+            )
             rows = [measure(server.port, t, args.concurrency, per) for t in targets]
             rows += packs_rows(server.port, args.concurrency, per)  # booster packs
             rows += [Row(*r) for r in arena_http_rows(server.port, args.concurrency, per / 2)]
@@ -407,6 +525,20 @@ def main(argv: list[str] | None = None) -> int:
                 for line in server.log_text().splitlines()
                 if "Traceback" in line or "ERROR" in line or "database is locked" in line
             ]
+        with gunicorn(cold_env(db), tmp / "server-cold.log") as server:
+            cold_small = measure_cold(server.port, cold_endpoints(db), args.concurrency, budget)
+            errors += [
+                line
+                for line in server.log_text().splitlines()
+                if "Traceback" in line or "ERROR" in line or "database is locked" in line
+            ]
+        cold_large = None
+        if scale_db is not None:
+            large = cold_database(scale_db, tmp, "large")
+            with gunicorn(cold_env(large), tmp / "server-cold-large.log") as server:
+                cold_large = measure_cold(
+                    server.port, cold_endpoints(large), args.concurrency, budget
+                )
         floor = rows[0].stats.rps if rows[0].stats else None
         say(
             f"## HTTP: {args.concurrency} keep-alive connections, {per:.1f} s per endpoint "
@@ -429,6 +561,20 @@ def main(argv: list[str] | None = None) -> int:
                 say(f"- goal {label} ≥ {goal:.2f} × /healthz: {ratio:.2f} — {verdict}")
         if errors:
             say(f"- server log: {len(errors)} error lines, first: {errors[0][:200]}")
+        say()
+        say(
+            f"## First views (cold): the page cache off, every request a different address, "
+            f"{COLD_SECONDS:.1f} s per endpoint; at 1,000 and {args.size:,} cards"
+        )
+        say()
+        say(
+            "Each ratio is to /healthz on the same server in the same run; "
+            f"'time vs 1,000' is the time per request relative to /healthz at {args.size:,} "
+            f"cards over the same at 1,000 (goal ≤ {SCALE_LIMIT}×)."
+        )
+        say()
+        for line in cold_table(by_label, cold_small, cold_large, args.size):
+            say(line)
         say()
         say("## Engine")
         say()

@@ -37,15 +37,16 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
+from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language
 
 from . import versions
 from .htmx import wants_partial
 
-__all__ = ["BoundedLocMemCache", "cached_page", "csrf_placeholder", "page_key"]
+__all__ = ["BoundedLocMemCache", "cached_page", "csrf_placeholder", "memo", "page_key"]
 
 _PLACEHOLDER = "_page_cache_csrf_placeholder"
-_KEPT_HEADERS = ("Content-Type", "Vary", "Content-Language")
+_KEPT_HEADERS = ("Content-Type", "Vary", "Content-Language", "Cache-Control")
 # Bump when the entry's shape changes: old entries (in a shared Redis) are then never read.
 _FORMAT = "2"
 
@@ -140,8 +141,18 @@ def _streamed_with_token(chunks: Iterable[bytes], placeholder: bytes, token: byt
         yield chunk.replace(placeholder, token)
 
 
+def _etag_of(key: str) -> str:
+    """The entity tag of a cached page: its key's digest, which covers the address, the
+    language and the content versions (so it changes exactly when the page can)."""
+    return f'"{key[5:37]}"'
+
+
 def cached_page(
-    *, depends_on: tuple[str, ...] = (), params: Iterable[str] = (), lists: Iterable[str] = ()
+    *,
+    depends_on: tuple[str, ...] = (),
+    params: Iterable[str] = (),
+    lists: Iterable[str] = (),
+    etag: bool = False,
 ) -> Callable:
     """Cache a GET view's 200 responses until one of ``depends_on`` versions changes.
 
@@ -150,6 +161,10 @@ def cached_page(
     names those among them that carry several values (a multiple choice).
     ``settings.PAGE_CACHE_SECONDS`` bounds an entry's life; 0 turns the cache off (the
     development server, where templates change under a running process).
+
+    ``etag=True`` (the JSON API, whose bodies hold no CSRF token) gives each response the
+    ETag of its key, and answers a matching ``If-None-Match`` with a 304 before the
+    cache or the view is asked anything.
     """
     names = tuple(dict.fromkeys(params))
     multiple = frozenset(lists)
@@ -163,12 +178,31 @@ def cached_page(
             if timeout <= 0 or not _cacheable(request):
                 return view(request, *args, **kwargs)
             key = page_key(request, depends_on)
+            tag = _etag_of(key) if etag else None
+            if tag is not None:
+                unchanged = get_conditional_response(request, etag=tag)
+                if unchanged is not None:
+                    unchanged["ETag"] = tag
+                    return unchanged
             hit = cache.get(key)
             if hit is not None:
                 content, headers, marks, width = hit
-                response = HttpResponse(_splice(content, marks, width, get_token(request).encode()))
+                if marks:
+                    content = _splice(content, marks, width, get_token(request).encode())
+                response = HttpResponse(content)
                 for name, value in headers:
                     response[name] = value
+                if tag is not None:
+                    response["ETag"] = tag
+                return response
+            if etag:
+                # No CSRF token in these bodies: nothing to splice, no token to make.
+                response = view(request, *args, **kwargs)
+                if response.status_code == 200 and not response.streaming:
+                    response["ETag"] = tag
+                    if len(response.content) <= settings.PAGE_CACHE_MAX_BYTES:
+                        headers = [(h, response[h]) for h in _KEPT_HEADERS if h in response]
+                        cache.set(key, (response.content, headers, (), 0), timeout)
                 return response
             placeholder = _new_placeholder()
             setattr(request, _PLACEHOLDER, placeholder)
@@ -195,6 +229,40 @@ def cached_page(
         return wrapper
 
     return decorator
+
+
+# ---------------------------------------------------------------------------
+# Values built from the content, kept in the process until the content changes
+
+_GENERATION_KEY = "core:memo-generation"
+_memos: dict[str, tuple[str, object]] = {}
+
+
+def _generation() -> str:
+    """A token of the shared cache's life: clearing the cache (each test does) gives a new
+    one, so process memos never outlive the cache that keyed them."""
+    found = cache.get(_GENERATION_KEY)
+    if found is None:
+        found = secrets.token_hex(8)
+        if not cache.add(_GENERATION_KEY, found, None):
+            found = cache.get(_GENERATION_KEY) or found
+    return found
+
+
+def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) -> object:
+    """``build()``'s value, kept in this process until one of ``depends_on`` versions
+    changes (or the cache is cleared): for values too large or too hot to unpickle from
+    the cache on every request, such as the attribute catalogue behind every card page.
+
+    One entry per ``name``: a new version replaces the old value, so memory stays bounded.
+    """
+    key = f"{_generation()}|{versions.current(*depends_on)}"
+    found = _memos.get(name)
+    if found is not None and found[0] == key:
+        return found[1]
+    value = build()
+    _memos[name] = (key, value)
+    return value
 
 
 # ---------------------------------------------------------------------------

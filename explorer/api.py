@@ -1,8 +1,10 @@
 """The JSON API: an index, card search, a card with its breakdown, and the bulk file.
 
-Responses carry an ETag of their body (Django's ``conditional_page``: a request whose
-If-None-Match matches gets a 304) and a short public Cache-Control, so clients and
-caches can revalidate cheaply. Every error, whatever the path, is one JSON shape::
+A card's JSON and a search's JSON are cached per collection version like the pages
+(``core.cache.cached_page``), and their ETag is that cache key's: a request whose
+If-None-Match matches gets a 304 before anything is read or derived. The other
+responses carry an ETag of their body (Django's ``conditional_page``). All have a short
+public Cache-Control, so clients and caches can revalidate cheaply. Every error, whatever the path, is one JSON shape::
 
     {"object": "error", "code": "not_found", "status": 404, "details": "…"}
 
@@ -29,14 +31,14 @@ from django.views.decorators.http import conditional_page
 
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
-from cards.specs import card_spec
+from core.cache import cached_page
 from engine.derive import derive
 from engine.serialize import breakdown_to_json, card_to_json
 
 from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
 from .query import describe
-from .selectors import search_cards
+from .selectors import one_card_spec, search_cards
 
 __all__ = ["api_view", "error_response"]
 
@@ -78,6 +80,8 @@ def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             response["Allow"] = ", ".join(SAFE_METHODS)
         else:
             response = conditional_page(view)(request, *args, **kwargs)
+            if response.status_code == 304:
+                response["Cache-Control"] = CACHE_CONTROL
         patch_vary_headers(response, ("Accept-Language",))
         return response
 
@@ -170,12 +174,13 @@ def _card_links(request: HttpRequest, token: int) -> dict[str, str]:
 
 
 @api_view
+@cached_page(depends_on=("cards",), etag=True)
 def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
     """A card: its facts and links at the top, then its whole breakdown."""
     if token > MAX_TOKEN:
         return error_response(404, "not_found", _("There is no card with that token."))
     try:
-        spec = card_spec(token)
+        spec = one_card_spec(token)
     except Card.DoesNotExist:
         return error_response(
             404, "not_found", _("There is no card #%(token)s.") % {"token": token}
@@ -243,6 +248,7 @@ def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -
 
 
 @api_view
+@cached_page(depends_on=("cards",), params=tuple(ApiSearchForm.base_fields), etag=True)
 def card_search(request: HttpRequest) -> HttpResponse:
     form = ApiSearchForm(request.GET)
     if not form.is_valid():

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf
 from django.utils.formats import number_format
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from core.labels import label_of, rule_label, template_label
 from core.narration import Registry
@@ -36,7 +38,7 @@ from engine.types import (
     Tier,
     TraceStep,
 )
-from wiki.anchors import rule_url
+from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 
 TRACE = Registry("trace", CODES)
 """Every derivation trace code: its sentence, the wiki section explaining it, its rule."""
@@ -45,9 +47,23 @@ NEEDS_SAID = Registry("needs", NEEDS)
 """Every next-tier need (``Requirement.need``): its sentence (value: the target rarity)."""
 
 
+_wiki_urls: dict[tuple[str, str, str], dict[str, str]] = {}
+
+
+def wiki_urls() -> dict[str, str]:
+    """Every key of ``wiki.anchors`` with its wiki page and anchor, in the active language:
+    resolved once per language (a card page links ~75 steps to their rules)."""
+    key = (get_language() or "", get_script_prefix(), str(get_urlconf() or settings.ROOT_URLCONF))
+    found = _wiki_urls.get(key)
+    if found is None:
+        found = {k: rule_url(k) for k in (*RULE_SECTIONS, *TOPIC_SECTIONS)}
+        _wiki_urls[key] = found
+    return found
+
+
 def wiki_url(section: str) -> str:
     """The wiki page and anchor explaining ``section`` (a key of ``wiki.anchors``)."""
-    return rule_url(section)
+    return wiki_urls().get(section) or rule_url(section)
 
 
 # ---------------------------------------------------------------------------

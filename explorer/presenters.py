@@ -14,12 +14,15 @@ from urllib.parse import urlencode
 
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.text import capfirst
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cards.models import Card
 from cards.specs import card_spec
 from core import versions
+from core.cache import memo
 from core.labels import label, label_of, rule_label, template_label
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
@@ -35,7 +38,6 @@ from engine.types import (
     Slot,
     TraceStep,
 )
-from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 
 from . import narration
 from .art import CardArt, card_art
@@ -165,16 +167,28 @@ def _step(step: TraceStep) -> Step:
     return Step(step.code, narration.sentence(step), narration.wiki_url(section))
 
 
-def _steps(trace: Iterable[TraceStep], *prefixes: str) -> list[Step]:
+def _steps(
+    trace: Iterable[TraceStep], *prefixes: str, worded: dict[int, Step] | None = None
+) -> list[Step]:
+    if worded is not None:
+        return [worded[id(s)] for s in trace if s.code.startswith(prefixes)]
     return [_step(s) for s in trace if s.code.startswith(prefixes)]
+
+
+def worded_trace(trace: Iterable[TraceStep]) -> dict[int, Step]:
+    """Each step of a trace in words, once (a card page shows most steps twice: in their
+    section and in the full trace), by the step's identity."""
+    return {id(s): _step(s) for s in trace}
 
 
 def rule_rows(
     breakdown: Breakdown,
     found: dict[str, Suggestion],
     changed: set[str] | frozenset[str] = frozenset(),
+    worded: dict[int, Step] | None = None,
 ) -> list[RuleRow]:
     rows = []
+    word = (lambda s: worded[id(s)]) if worded is not None else _step
     for result in breakdown.rules:
         codes = narration.TRACE.codes_of_rule(result.key)
         row = RuleRow(
@@ -182,7 +196,7 @@ def rule_rows(
             label=rule_label(result.key),
             rarity=result.rarity.value,
             decided=result.key in breakdown.decided_by,
-            steps=[_step(s) for s in breakdown.trace if s.code in codes],
+            steps=[word(s) for s in breakdown.trace if s.code in codes],
             wiki_url=narration.wiki_url(result.key),
             changed=f"rule:{result.key}" in changed,
         )
@@ -218,16 +232,17 @@ def paths(
     return out, found
 
 
-def sections(breakdown: Breakdown) -> list[Section]:
+def sections(breakdown: Breakdown, worded: dict[int, Step] | None = None) -> list[Section]:
     """The whole trace, grouped the way the page shows it."""
+    worded = worded if worded is not None else worded_trace(breakdown.trace)
     return [
-        Section("rarity", _("Rarity"), _steps(breakdown.trace, "rarity.")),
-        Section("role", _("Role"), _steps(breakdown.trace, "role.")),
-        Section("skill", _("Skill"), _steps(breakdown.trace, "skill.")),
-        Section("template", _("Template"), _steps(breakdown.trace, "template.")),
-        Section("stats", _("Stats"), _steps(breakdown.trace, "stats.")),
-        Section("effects", _("Effects"), _steps(breakdown.trace, "effects.")),
-        Section("energy", _("Energy"), _steps(breakdown.trace, "energy.")),
+        Section("rarity", _("Rarity"), _steps(breakdown.trace, "rarity.", worded=worded)),
+        Section("role", _("Role"), _steps(breakdown.trace, "role.", worded=worded)),
+        Section("skill", _("Skill"), _steps(breakdown.trace, "skill.", worded=worded)),
+        Section("template", _("Template"), _steps(breakdown.trace, "template.", worded=worded)),
+        Section("stats", _("Stats"), _steps(breakdown.trace, "stats.", worded=worded)),
+        Section("effects", _("Effects"), _steps(breakdown.trace, "effects.", worded=worded)),
+        Section("energy", _("Energy"), _steps(breakdown.trace, "energy.", worded=worded)),
     ]
 
 
@@ -342,10 +357,15 @@ class Picker:
     selected: str
     owned: tuple[tuple[str, int], ...]
     catalogue: tuple[tuple[str, int], ...]
-    # The selected name when it is not among the owned ones: the catalogue's options are
-    # a cached fragment per (slot, collection version, this name).
+    # The selected name when it is among the catalogue's options (and not owned): those
+    # options are a cached fragment per (slot, collection version, this name).
     catalogue_selected: str
     error: str
+    # The catalogue group's label: the whole catalogue, or its rarest part when it is
+    # larger than ``MAX_OFFERED``.
+    catalogue_label: str = ""
+    # The selected attribute when it is neither owned nor among the options shown.
+    extra: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,6 +445,11 @@ def card_links(token: int) -> CardLinks:
     )
 
 
+#: The what-if selects list a slot's whole catalogue up to this many attributes; beyond
+#: (100,000 cards have ~7,000 per slot: a 1.2 MB page), its rarest ones, which are what a
+#: what-if reaches for. Any attribute still works in the address (the "Try it" links).
+MAX_OFFERED = 300
+
 _SKILL_SUMMARY = ("skill.role_default", "skill.affinity", "skill.active")
 _TIE_BREAK = ("skill.tie_break.scan", "skill.tie_break")
 
@@ -435,15 +460,31 @@ def _whatif_fields(form: WhatIfForm, card: CardSpec) -> WhatIfFields:
         bound = form[slot.value]
         selected = form.shown(slot.value, card.attribute(slot).name)
         owned = bound.field.owned
+        catalogue = bound.field.catalogue
+        total = catalogue.count(slot)
+        if total <= MAX_OFFERED:
+            options = catalogue.choices(slot)
+            group = _("Whole catalogue")
+        else:
+            options = catalogue.offered(slot, MAX_OFFERED)
+            group = _("The %(shown)s rarest of the catalogue’s %(total)s") % {
+                "shown": number_format(MAX_OFFERED, force_grouping=True),
+                "total": number_format(total, force_grouping=True),
+            }
+        is_owned = any(n == selected for n, _s in owned)
+        in_options = not is_owned and any(n == selected for n, _s in options)
+        found = None if is_owned or in_options else catalogue.get(slot, selected)
         pickers.append(
             Picker(
                 slot=slot.value,
                 label=label(slot),
                 selected=selected,
                 owned=owned,
-                catalogue=bound.field.catalogue.choices(slot),
-                catalogue_selected="" if any(n == selected for n, _s in owned) else selected,
+                catalogue=options,
+                catalogue_selected=selected if in_options else "",
                 error=" ".join(bound.errors),
+                catalogue_label=group,
+                extra=((found.name, found.supply),) if found is not None else (),
             )
         )
     return WhatIfFields(
@@ -476,6 +517,7 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
             if towards is not None:
                 legendary_paths, _found = paths(shown, towards.paths, catalogue)
     trace = breakdown.trace
+    worded = worded_trace(trace)
     return CardPage(
         original=card,
         card=shown,
@@ -492,20 +534,20 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
             {slot.value: shown.attribute(slot).name for slot in Slot},
         ),
         equipped=equipped_rows(shown),
-        rules=rule_rows(breakdown, found, changed),
+        rules=rule_rows(breakdown, found, changed, worded),
         next_paths=next_paths,
         legendary_paths=legendary_paths,
-        sections=sections(breakdown),
-        skill_summary=[_step(s) for s in trace if s.code in _SKILL_SUMMARY],
-        tie_break_steps=[_step(s) for s in trace if s.code in _TIE_BREAK],
-        role_steps=_steps(trace, "role."),
-        template_steps=_steps(trace, "template."),
-        effect_steps=_steps(trace, "effects."),
+        sections=sections(breakdown, worded),
+        skill_summary=[worded[id(s)] for s in trace if s.code in _SKILL_SUMMARY],
+        tie_break_steps=[worded[id(s)] for s in trace if s.code in _TIE_BREAK],
+        role_steps=_steps(trace, "role.", worded=worded),
+        template_steps=_steps(trace, "template.", worded=worded),
+        effect_steps=_steps(trace, "effects.", worded=worded),
         skill_rows=skill_rows(breakdown),
         stat_rows=stat_rows(breakdown),
         effect_rows=effect_rows(breakdown),
         undercharge_rows=undercharge_rows(breakdown),
-        wiki={key: rule_url(key) for key in (*RULE_SECTIONS, *TOPIC_SECTIONS)},
+        wiki=narration.wiki_urls(),
         catalogue_version=versions.current("cards"),
         links=card_links(card.token),
     )
@@ -827,7 +869,15 @@ HOME_EXAMPLES = (
 
 
 def home_page() -> HomePage:
-    """What a collector lands on: the search, a random card and a few featured cards."""
+    """What a collector lands on: the search, a random card and a few featured cards.
+
+    Kept per collection version and language (``core.cache.memo``): at 100,000 cards
+    counting them and sorting by score took ~0.5 s, for a page every visit starts on.
+    """
+    return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)  # type: ignore[return-value]
+
+
+def _home_page() -> HomePage:
     list_url = reverse("explorer:card-list")
     return HomePage(
         total=Card.objects.count(),

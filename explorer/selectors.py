@@ -11,7 +11,9 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 from cards.models import RARITY_RANK, Attribute, Card, Combo
-from cards.specs import attribute_spec
+from cards.specs import attribute_spec, card_spec, combo_specs
+from core.cache import memo
+from engine.types import CardSpec, ComboSpec
 
 from . import search_index
 from .query import (
@@ -32,9 +34,11 @@ from .whatif import Catalogue
 __all__ = [
     "SORT_COLUMNS",
     "attribute_catalogue",
+    "combos",
     "condition",
     "count_searches",
     "neighbours",
+    "one_card_spec",
     "page_of_cards",
     "random_card_token",
     "rarest_attributes",
@@ -334,16 +338,18 @@ def random_card_token(query: Query, rng: random.Random | None = None) -> int | N
 
 
 def neighbours(token: int) -> tuple[int | None, int | None]:
-    """The tokens before and after ``token`` in the collection (one query, two index seeks)."""
-    before = Card.objects.filter(token__lt=token).order_by("-token").values("token")[:1]
-    after = Card.objects.filter(token__gt=token).order_by("token").values("token")[:1]
-    row = (
-        Card.objects.order_by()
-        .annotate(previous=Subquery(before), next=Subquery(after))
-        .values_list("previous", "next")[:1]
-    )
-    found = list(row)
-    return found[0] if found else (None, None)
+    """The tokens before and after ``token`` in the collection (one query, two index
+    seeks; written in SQL, since compiling the ORM's two subqueries cost more than
+    running them)."""
+    table = connections[router.db_for_read(Card)].ops.quote_name(Card._meta.db_table)
+    with connections[router.db_for_read(Card)].cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT token FROM {table} WHERE token < %s ORDER BY token DESC LIMIT 1), "
+            f"(SELECT token FROM {table} WHERE token > %s ORDER BY token LIMIT 1)",
+            [token, token],
+        )
+        previous, following = cursor.fetchone()
+    return previous, following
 
 
 def page_of_cards(page_ids: list[int]) -> list[Card]:
@@ -357,7 +363,24 @@ def page_of_cards(page_ids: list[int]) -> list[Card]:
 
 
 def attribute_catalogue() -> Catalogue:
-    """Every attribute of the collection as engine values, by slot (one query)."""
+    """Every attribute of the collection as engine values, by slot: one query per
+    collection version and process (``core.cache.memo``), since every card page needs it
+    and it changes only with the collection."""
+    return memo("explorer:catalogue", ("cards",), _load_catalogue)  # type: ignore[return-value]
+
+
+def combos() -> tuple[ComboSpec, ...]:
+    """Every combo as engine values: one query per collection version and process."""
+    return memo("explorer:combos", ("cards",), combo_specs)  # type: ignore[return-value]
+
+
+def one_card_spec(token: int) -> CardSpec:
+    """A card's engine input (two queries: the card, its wardrobe; the combos are kept
+    per collection version). ``Card.DoesNotExist`` if there is none."""
+    return card_spec(token, combos=combos())
+
+
+def _load_catalogue() -> Catalogue:
     rows = Attribute.objects.order_by().values_list("slot", "name", "supply", "kind")
     return Catalogue(attribute_spec(*row) for row in rows.iterator(chunk_size=5000))
 

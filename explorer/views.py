@@ -17,7 +17,6 @@ from django.views.decorators.http import conditional_page, require_safe
 
 from cards.forms import MAX_TOKEN
 from cards.models import Card
-from cards.specs import card_spec
 from core.cache import cached_page
 from core.htmx import render_page
 from engine.types import CardSpec
@@ -26,7 +25,7 @@ from . import apidocs, presenters
 from .art import card_art
 from .forms import AdvancedSearchForm, CardListForm, CompareForm, RandomCardForm, WhatIfForm
 from .query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, MAX_WORDS, SORTS
-from .selectors import attribute_catalogue, random_card_token
+from .selectors import attribute_catalogue, one_card_spec, random_card_token
 
 
 @require_safe
@@ -167,7 +166,7 @@ def _load_card(token: int) -> CardSpec:
     if token > MAX_TOKEN:
         raise Http404(_("There is no card with that token."))
     try:
-        return card_spec(token)
+        return one_card_spec(token)
     except Card.DoesNotExist:
         raise Http404(_("There is no card #%(token)s.") % {"token": token}) from None
 

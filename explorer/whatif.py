@@ -68,9 +68,23 @@ class Catalogue:
             for s, names in self.by_slot.items()
         }
         self._choices: dict[Slot, tuple[tuple[str, int], ...]] = {}
+        self._offered: dict[tuple[Slot, int], tuple[tuple[str, int], ...]] = {}
 
     def get(self, slot: Slot, name: str) -> AttributeSpec | None:
         return self.by_slot[slot].get(name)
+
+    def offered(self, slot: Slot, limit: int) -> tuple[tuple[str, int], ...]:
+        """(name, supply) of the ``limit`` rarest attributes of a slot (what a what-if
+        reaches for), alphabetical: the what-if form's options when the catalogue is
+        larger than a select can sensibly show."""
+        key = (slot, limit)
+        if key not in self._offered:
+            rarest = self.by_supply[slot][:limit]
+            self._offered[key] = tuple(sorted((a.name, a.supply) for a in rarest))
+        return self._offered[key]
+
+    def count(self, slot: Slot) -> int:
+        return len(self.by_slot[slot])
 
     def choices(self, slot: Slot) -> tuple[tuple[str, int], ...]:
         """(name, supply) of a slot's attributes, alphabetical: the what-if's options."""

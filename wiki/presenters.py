@@ -362,25 +362,58 @@ def quoted_words(words: Iterable[str]) -> str:
     return ", ".join(pgettext("quoted word", "“%(word)s”") % {"word": w} for w in words)
 
 
-def _result(hit: search.Hit, page: Page, terms: list[str], lang: str) -> SearchResult:
+def _asks(hit: search.Hit, page: Page, lang: str) -> tuple[str, list[search.Ask]]:
+    """The language the result shows its match in, and what to highlight: the title in
+    the visitor's language, the snippet (and the title) in the matched language."""
     # Show the match in the visitor's language when the page matched there too.
     matched = lang if lang in hit.langs else hit.langs[0]
     body = localized(page, "body", matched)
-    text = (
-        localized(page, "summary", matched).value + "\n" + search.page_plain_text(page, body.lang)
-    )
-    link = page_link(page, lang)
-    other = matched != lang
-    match_link = page_link(page, matched) if other else None
-    return SearchResult(
-        link=link,
-        title_html=search.highlight(link.title.value, terms),
-        snippet=search.snippet(text, terms),
-        matched_lang=matched,
-        other_language=other,
-        match_link=match_link,
-        match_title_html=(search.highlight(match_link.title.value, terms) if match_link else None),
-    )
+    summary = localized(page, "summary", matched)
+    title = localized(page, "title", lang)
+    asks = [
+        search.Ask(page.pk, "title", (("title", title.lang, title.value),)),
+        search.Ask(
+            page.pk,
+            "snippet",
+            (
+                ("summary", summary.lang, summary.value),
+                ("body", body.lang, search.page_plain_text(page, body.lang)),
+            ),
+        ),
+    ]
+    if matched != lang:
+        other = localized(page, "title", matched)
+        asks.append(search.Ask(page.pk, "title", (("title", other.lang, other.value),)))
+    return matched, asks
+
+
+def _results(
+    parsed: search.ParsedQuery, hits: Iterable[search.Hit], pages: dict[int, Page], lang: str
+) -> tuple[SearchResult, ...]:
+    """One page of results, highlighted by the database in one query."""
+    shown = []
+    asks: list[search.Ask] = []
+    for hit in hits:
+        page = pages[hit.page_id]
+        matched, page_asks = _asks(hit, page, lang)
+        shown.append((page, matched, len(asks), len(page_asks)))
+        asks += page_asks
+    html = search.highlight_results(parsed, asks)
+    out = []
+    for page, matched, at, count in shown:
+        other = matched != lang
+        out.append(
+            SearchResult(
+                link=page_link(page, lang),
+                title_html=html[at],
+                snippet=html[at + 1],
+                matched_lang=matched,
+                other_language=other,
+                match_link=page_link(page, matched) if other else None,
+                match_title_html=html[at + 2] if count > 2 else None,
+            )
+        )
+    return tuple(out)
 
 
 def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
@@ -391,14 +424,25 @@ def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
         listing = Paginator([], RESULTS_PER_PAGE).get_page(1)
         return SearchView(query=query, searched=False, results=(), pages=listing, total=0)
     found = search.find(parsed)
-    pages = published_pages().in_bulk([h.page_id for h in found.hits]) if found.hits else {}
-    hits = [h for h in found.hits if h.page_id in pages]
+    # Which hits are published (ids only), then the shown page's pages whole: with 1,000
+    # pages a search has up to 200 hits, and loading every body took most of its time.
+    published = (
+        set(
+            published_pages()
+            .filter(pk__in=[h.page_id for h in found.hits])
+            .values_list("pk", flat=True)
+        )
+        if found.hits
+        else set()
+    )
+    hits = [h for h in found.hits if h.page_id in published]
     listing = Paginator(hits, RESULTS_PER_PAGE).get_page(page_number)
-    terms = parsed.highlight
+    shown = [h.page_id for h in listing.object_list]
+    pages = published_pages().in_bulk(shown) if shown else {}
     return SearchView(
         query=query,
         searched=True,
-        results=tuple(_result(h, pages[h.page_id], terms, lang) for h in listing.object_list),
+        results=_results(parsed, listing.object_list, pages, lang),
         pages=listing,
         total=len(hits),
         unknown=parsed.unknown,

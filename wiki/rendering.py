@@ -24,6 +24,7 @@ nothing else; ``wiki.limits`` bounds that length.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -506,23 +507,44 @@ def render_markdown(
 _PLACEHOLDER = re.compile(r'<div class="live-macro" title="([0-9]+)"></div>')
 
 
+#: What live macros read: their tables are kept until one of these versions changes.
+LIVE_DEPENDS_ON = ("cards", "balance", "packs", "arena")
+LIVE_CACHE_SECONDS = 60 * 60
+
+
 def fill_live_macros(html: str, live: Sequence[tuple[str, str | None]], lang: str) -> str:
-    """Replace live macro placeholders with freshly rendered (and sanitised) tables."""
+    """Replace live macro placeholders with their rendered (and sanitised) tables, each
+    kept in the cache per (macro, argument, language) until the data it reads changes."""
     if not live:
         return html
+    from django.core.cache import cache
+
+    from core import versions
+
+    state = versions.current(*LIVE_DEPENDS_ON)
 
     def replace(match: re.Match[str]) -> str:
         index = int(match.group(1))
         if index >= len(live):
             return ""
         name, arg = live[index]
-        macro = macros.get_macro(name)
-        with translation.override(lang):
-            if macro is None:
-                return sanitize(macros.error_box(_("Unknown macro: %(name)s") % {"name": name}))
-            return sanitize(macros.render_macro(macro, arg))
+        raw = "\n".join(("1", name, arg or "", lang, state))
+        key = "wiki:live:" + hashlib.sha256(raw.encode()).hexdigest()
+        found = cache.get(key)
+        if found is None:
+            found = _render_live(name, arg, lang)
+            cache.set(key, found, LIVE_CACHE_SECONDS)
+        return found
 
     return _PLACEHOLDER.sub(replace, html)
+
+
+def _render_live(name: str, arg: str | None, lang: str) -> str:
+    macro = macros.get_macro(name)
+    with translation.override(lang):
+        if macro is None:
+            return sanitize(macros.error_box(_("Unknown macro: %(name)s") % {"name": name}))
+        return sanitize(macros.render_macro(macro, arg))
 
 
 def _parse(text: str, alias_source: Sequence[Heading] = ()) -> tuple[list[Token], _Context]:

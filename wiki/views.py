@@ -17,6 +17,7 @@ from core.htmx import render_page
 from . import presenters
 from .forms import PageNumberForm, RevisionRangeForm, SearchForm, errors_text
 from .models import Page
+from .rendering import LIVE_DEPENDS_ON
 from .selectors import (
     LANGUAGE_CODES,
     get_published_page,
@@ -39,7 +40,8 @@ def page_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-@cached_page(depends_on=("wiki", "cards", "balance"))
+# The wiki and what its live tables read (``wiki.rendering.LIVE_DEPENDS_ON``).
+@cached_page(depends_on=("wiki", *LIVE_DEPENDS_ON))
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
     lang = _lang()
     page = get_published_page(slug)

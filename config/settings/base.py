@@ -153,8 +153,9 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Whole pages that are the same for every visitor (core.cache): seconds an entry may live.
-PAGE_CACHE_SECONDS = 600
+# Whole pages that are the same for every visitor (core.cache): seconds an entry may live
+# (0: off; the bench's cold server sets DJANGO_PAGE_CACHE_SECONDS=0 to measure first views).
+PAGE_CACHE_SECONDS = int(os.environ.get("DJANGO_PAGE_CACHE_SECONDS", "600"))
 # A rendered page larger than this is served but not kept.
 PAGE_CACHE_MAX_BYTES = 512 * 1024
 # Scheme and host of the site's absolute links (hreflang alternates): "https://cards.example".

@@ -1,0 +1,127 @@
+#!/usr/bin/env python
+"""First views in-process: what a page costs when the page cache cannot answer it
+(prints figures; never asserts).
+
+Runs Django's test client against a copy of a database (the demo one by default) with the
+bench settings, each request a different address — every card in turn, distinct what-ifs,
+every wiki page, distinct searches —, so no page-cache entry is ever reused. Prints the
+median CPU milliseconds per request of each endpoint (and as a multiple of /healthz's),
+with the wall-clock median and p90; ``--profile LABEL`` prints the cProfile
+of that endpoint's requests instead (sorted by cumulative or own time).
+
+    .venv/bin/python bench/profile_pages.py [--database db.sqlite3] [--requests 200]
+    .venv/bin/python bench/profile_pages.py --profile "card page" [--sort tottime] [--lines 40]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", type=Path, default=ROOT / "db.sqlite3")
+    parser.add_argument("--requests", type=int, default=200, help="requests per endpoint")
+    parser.add_argument("--profile", help="cProfile this endpoint (its label)")
+    parser.add_argument("--sort", default="cumulative")
+    parser.add_argument("--lines", type=int, default=45)
+    parser.add_argument("--only", help="measure only the endpoints whose label has this text")
+    parser.add_argument("--in-place", action="store_true", help="use the database itself")
+    parser.add_argument(
+        "--calls",
+        action="store_true",
+        help="also count Python function calls per request (cProfile): unlike times, the "
+        "count does not move with the machine's load",
+    )
+    args = parser.parse_args(argv)
+
+    from bench.harness import copy_sqlite
+
+    with tempfile.TemporaryDirectory(prefix="codex-profile-") as folder:
+        db = args.database
+        if not args.in_place:
+            db = Path(folder) / "profile.sqlite3"
+            copy_sqlite(args.database, db)
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.bench"
+        os.environ["BENCH_SQLITE_PATH"] = str(db)
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        from django.conf import settings
+        from django.test import Client
+
+        from bench.cold import Endpoint, endpoints_in_process
+
+        # The page cache off, as on the bench's cold server: every request renders.
+        settings.PAGE_CACHE_SECONDS = 0
+        client = Client(HTTP_HOST="127.0.0.1")
+        chosen: list[Endpoint] = endpoints_in_process(client)
+        if args.only:
+            chosen = [e for e in chosen if args.only in e.label]
+        if args.profile:
+            chosen = [e for e in chosen if e.label == args.profile]
+            if not chosen:
+                print(f"no endpoint {args.profile!r}", file=sys.stderr)
+                return 2
+        if not args.profile and not args.only:
+            chosen.insert(0, Endpoint("/healthz", 1, lambda i: ("/healthz", ())))
+        floor = None
+        for endpoint in chosen:
+            run(client, endpoint, min(10, args.requests), None, offset=10_000)  # warm the code
+            profiler = cProfile.Profile() if args.profile or args.calls else None
+            times, cpu = run(client, endpoint, args.requests, profiler)
+            calls = ""
+            if profiler is not None and args.calls:
+                total = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
+                calls = f"{total / len(times):9,.0f} calls/request   "
+            median_cpu = statistics.median(cpu)
+            floor = floor or median_cpu
+            print(
+                f"{endpoint.label:<22} {calls}CPU median {median_cpu * 1e3:6.2f} ms "
+                f"({median_cpu / floor:5.1f}× /healthz)   wall median "
+                f"{statistics.median(times) * 1e3:6.2f} ms, p90 "
+                f"{sorted(times)[int(len(times) * 0.9)] * 1e3:6.2f} ms   "
+                f"({len(times)} requests, {min(len(times), endpoint.distinct):,} addresses)",
+                flush=True,
+            )
+            if profiler is not None and args.profile:
+                pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.lines)
+    return 0
+
+
+def run(client, endpoint, count: int, profiler, offset: int = 0) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of each request (CPU time is this process's: it stays honest
+    when other work shares the machine)."""
+    times, cpu = [], []
+    for i in range(count):
+        path, headers = endpoint.request(offset + i)
+        if profiler is not None:
+            profiler.enable()
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = client.get(path, headers=dict(headers))
+        elapsed, elapsed_cpu = time.perf_counter() - started, time.process_time() - started_cpu
+        if profiler is not None:
+            profiler.disable()
+        if response.status_code != 200:
+            raise SystemExit(f"{endpoint.label}: {path} answered {response.status_code}")
+        times.append(elapsed)
+        cpu.append(elapsed_cpu)
+    return times, cpu
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

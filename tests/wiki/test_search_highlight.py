@@ -1,0 +1,111 @@
+"""Results highlighted by the database: FTS5's highlight() on SQLite, ts_headline on
+PostgreSQL (the PostgreSQL pass, scripts/ci-postgres.sh, runs these too)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import connection
+
+from wiki import search, synonyms
+from wiki.models import Page
+
+from .conftest import make_page
+
+pytestmark = pytest.mark.django_db
+
+SQLITE = pytest.mark.skipif(connection.vendor != "sqlite", reason="the FTS5 index is SQLite's")
+
+
+def results(client, query: str, lang: str = "en") -> str:
+    response = client.get(f"/{lang}/wiki/search/", {"q": query})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def snippets(html: str) -> list[str]:
+    return re.findall(r'<p class="snippet" lang="\w\w">(.*?)</p>', html, re.S)
+
+
+def test_flags_follow_the_words_and_their_synonym_keys():
+    key = synonyms.KEY_MARK + "skill"
+    marked = f"the \x01skill\x02 {key} of \x01rariti\x02"
+    assert search._flags_of(marked) == [False, True, False, True]
+    # A word whose synonym key matched is marked too (the key follows its word).
+    assert search._flags_of(f"скилл \x01{key}\x02 навык") == [True, False]
+    assert search._flags_of("") == []
+
+
+def test_the_words_found_are_marked_in_title_and_snippet(client):
+    make_page(
+        "duels",
+        title_en="Duels and rarities",
+        summary_en="How a duel is fought.",
+        body_en="Filler words first. " * 30 + "A rare card wins a duel only by rarity.",
+    )
+    html = results(client, "rarity duel")
+    assert "<mark>Duels</mark> and <mark>rarities</mark>" in html
+    (text,) = snippets(html)
+    # The window is the one with the matches, cut with an ellipsis at its start.
+    assert text.startswith("… ")
+    assert "<mark>duel</mark> only by <mark>rarity</mark>" in text
+    # Not a stem in sight: the page's own words are shown.
+    assert "rariti" not in text
+
+
+def test_highlighted_text_is_escaped(client):
+    make_page(
+        "markup",
+        title_en="Tags <b>bold</b> & energy",
+        body_en="Energy is `<script>alert(1)</script>` here.",
+    )
+    html = results(client, "energy")
+    assert "<script>alert" not in html
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; <mark>energy</mark>" in html
+    assert "<mark>Energy</mark>" in snippets(html)[0]
+
+
+def test_a_synonym_is_marked_where_the_page_uses_its_own_word(client):
+    make_page("nrg-page", title_en="NRG", body_en="Spend NRG to deploy a card.")
+    html = results(client, "energy")
+    assert "<mark>NRG</mark>" in html
+    assert "Spend <mark>NRG</mark> to deploy" in snippets(html)[0]
+
+
+def test_the_other_languages_title_is_marked_under_its_own_snippet(client):
+    make_page(
+        "ru-only",
+        title_en="Hero lives",
+        body_en="The hero starts with lives.",
+        title_ru="Жизни героя",
+        body_ru="Герой начинает с наивысшим запасом жизней.",
+    )
+    html = results(client, "наивысший")
+    assert "<mark>наивысшим</mark>" in snippets(html)[0]
+    assert "Hero lives" in html  # the visitor's title, no word of it searched
+
+
+def test_one_query_highlights_a_whole_page_of_results(client, django_assert_num_queries):
+    for n in range(12):
+        make_page(f"energy-{n}", body_en=f"Energy page {n} spends energy.")
+    results(client, "energy")  # the vocabulary and the page directory, cached
+    # The search (on PostgreSQL one per language), which hits are published (ids only),
+    # the shown results' pages, their highlights, and the content version the cached
+    # page keys on.
+    with django_assert_num_queries(5 if connection.vendor == "sqlite" else 6) as captured:
+        html = results(client, "energy spends")
+    assert len(snippets(html)) >= 10
+    highlights = [q for q in captured.captured_queries if "highlight(" in q["sql"]]
+    headlines = [q for q in captured.captured_queries if "ts_headline" in q["sql"]]
+    assert len(highlights) + len(headlines) == 1
+
+
+@SQLITE
+def test_a_page_saved_without_its_index_is_still_highlighted(client):
+    """The index behind the text (it is updated on every save; here it is not): the words
+    are matched in Python instead of shifting every mark."""
+    page = make_page("stale", body_en="Energy is spent.")
+    Page.objects.filter(pk=page.pk).update(body_en="Now the energy, the energy is spent.")
+    html = results(client, "energy")
+    assert "Now the <mark>energy</mark>, the <mark>energy</mark> is spent." in snippets(html)[0]
