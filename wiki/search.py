@@ -37,49 +37,24 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import compress, islice
 
-import snowballstemmer
 from django.db import connection
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from . import synonyms
 from .selectors import LANGUAGE_CODES
+from .stemming import CYRILLIC, fold, stem
 
 WORD = re.compile(r"\w+", re.UNICODE)
-CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 MAX_TERMS = 12
 MIN_PREFIX = 3
 #: A word still being typed reaches the synonym groups of the words it begins, from here.
 MIN_SYNONYM_PREFIX = 4
-
-_local = threading.local()
-
-
-def _stemmer(name: str):
-    # Snowball stemmer objects keep state while stemming: one per thread.
-    cache = getattr(_local, "stemmers", None)
-    if cache is None:
-        cache = _local.stemmers = {}
-    if name not in cache:
-        cache[name] = snowballstemmer.stemmer(name)
-    return cache[name]
-
-
-def fold(word: str) -> str:
-    return word.lower().replace("ё", "е")
-
-
-@lru_cache(maxsize=100_000)
-def stem(word: str) -> str:
-    """The Snowball stem of one word: Russian for Cyrillic words, English for the rest."""
-    word = fold(word)
-    return _stemmer("russian" if CYRILLIC.search(word) else "english").stemWord(word)
 
 
 def stem_text(text: str) -> str:

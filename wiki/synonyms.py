@@ -7,7 +7,7 @@ for a card Legendary, "mana" for NRG. The forms the glossary forbids on the page
 on purpose — a reader may still type them — and a test checks that every single-word form
 the glossary forbids, and every term it prescribes, is found by the search.
 
-Words are compared by their Snowball stem (``wiki.search.stem``: Russian for Cyrillic,
+Words are compared by their Snowball stem (``wiki.stemming.stem``: Russian for Cyrillic,
 English for the rest), so one form of a word stands for all of them: «навык» also covers
 «навыки» and «навыков». A stem belongs to one group only.
 
@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+
+from .stemming import stem
 
 #: Marks a group key in the SQLite index: a private-use character, which the index's
 #: tokenizer keeps inside a word and a typed query can never contain.
@@ -149,8 +151,6 @@ FINGERPRINT = hashlib.sha256(repr(GROUPS).encode()).hexdigest()[:12]
 @lru_cache(maxsize=1)
 def _tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """(stem → key, key → member stems, key → member words), built once."""
-    from .search import stem
-
     by_stem: dict[str, str] = {}
     stems: dict[str, tuple[str, ...]] = {}
     words: dict[str, tuple[str, ...]] = {}
@@ -171,8 +171,6 @@ def _tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tup
 
 def key_of(word: str) -> str | None:
     """The key of the group the word belongs to (by its stem), or None."""
-    from .search import stem
-
     return _tables()[0].get(stem(word))
 
 
