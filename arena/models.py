@@ -31,7 +31,7 @@ VALUE_MAX_DIGITS = 12  # up to $9,999,999,999.99
 
 
 def validate_grade(value: Decimal) -> None:
-    """1 to 10 in half steps (RULES.md §8)."""
+    """1 to 10 in half steps (docs/rules.md §8)."""
     if value is None:
         return
     if not GRADE_MIN <= value <= GRADE_MAX or value % GRADE_STEP != 0:

@@ -32,7 +32,7 @@ STORED_FIELDS = tuple(f for f in DERIVED_FIELDS if f != "rarity_rank")
 
 
 class SupplyFilter(admin.SimpleListFilter):
-    """Supply ranges: the tiers of RULES.md §1 (from the engine) and the supply-count cut."""
+    """Supply ranges: the tiers of docs/rules.md §1 (from the engine) and the supply-count cut."""
 
     title = _("supply")
     parameter_name = "supply_range"

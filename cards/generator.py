@@ -12,7 +12,7 @@ sizes scale the same shares), then builds each card to fit its plan —
 * a Legendary card takes one route to Legendary (three or four equipped
   attributes with supply ≤ 3; a wardrobe worth ≥ 3,000; a god attribute; six or
   more burned stickers; a Legendary combo) and wears attributes whose names give
-  its skill strictly more points than any other skill (RULES.md §4, so no
+  its skill strictly more points than any other skill (docs/rules.md §4, so no
   tie-break is involved);
 * every other card keeps clear of every Legendary rule: at most two slots own an
   attribute with supply ≤ 3, its wardrobe stays under 3,000, no god attribute or
@@ -81,7 +81,7 @@ def _legendary(tiers) -> Any:
     return next(t for t in tiers if t.rarity is Rarity.LEGENDARY)
 
 
-# The Legendary thresholds, read from the engine's tables (RULES.md §2).
+# The Legendary thresholds, read from the engine's tables (docs/rules.md §2).
 _SUPPLY_TIER = _legendary(SUPPLY_COUNT_TIERS)
 SCARCE_SUPPLY = _SUPPLY_TIER.max_supply  # 3 slots at or below this supply: Legendary (§2.1)
 SCARCE_SLOTS_BELOW_LEGENDARY = _SUPPLY_TIER.min_slots - 1

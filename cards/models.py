@@ -16,7 +16,7 @@ Two decisions shape the tables:
   holds on SQLite and PostgreSQL alike and survives SQLite's table rebuilds.
   Ids are allocated by ``Attribute.save()`` and ``Attribute.objects.bulk_create``.
 * **The wardrobe holds every owned attribute, the equipped four included**
-  (as RULES.md §1 defines it). ``cards.services.own_equipped`` keeps that true
+  (as docs/rules.md §1 defines it). ``cards.services.own_equipped`` keeps that true
   after any save; signals call it.
 
 Derived fields (``rarity`` … ``wardrobe_score``) are written only by

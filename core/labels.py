@@ -263,7 +263,7 @@ _DEFAULTS: Mapping[tuple[type[enum.Enum], enum.Enum], Mapping[str, Any]] = {
     },
 }
 
-# The rarity rules (RULES.md §2) are keyed by the engine's rule keys, which are strings.
+# The rarity rules (docs/rules.md §2) are keyed by the engine's rule keys, which are strings.
 RULE_LABELS: Mapping[str, Promise] = MappingProxyType(
     {
         "supply_count": _("Supply count"),

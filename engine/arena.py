@@ -1,4 +1,4 @@
-"""The slab arena match (RULES.md §8 and its "Settled for the arena match"): frozen states,
+"""The slab arena match (docs/rules.md §8 and its "Settled for the arena match"): frozen states,
 frozen actions, events as data.
 
 A match is a value. ``new_match(team_a, team_b, seed)`` builds the state at the start of
@@ -24,7 +24,7 @@ points (1 common or uncommon, 2 rare or epic); ``POINTS_TO_WIN`` points win at o
 larger share of HP left (current HP of all four slabs, KO'd ones at 0, over their full
 HP, compared exactly as fractions), then a draw.
 
-Where RULES.md §8 is silent, this engine decides (the Leagues wiki page says so too):
+Where docs/rules.md §8 is silent, this engine decides (the Leagues wiki page says so too):
 
 - The team's first slab starts on the field; the other three are the bench, in order.
 - A slab whose turn starts with no slab on the field must ``Replace`` before anything

@@ -15,7 +15,7 @@ randomness from the ``random.Random`` they are handed.
   knock out next turn is swapped for a bench slab that survives the blow, when one does.
 
 After a KO, every bot brings on its healthiest bench slab (most HP left; a tie: the first
-in team order), as RULES.md §8's settled part asks of the bot.
+in team order), as docs/rules.md §8's settled part asks of the bot.
 
 In a series, game ``i`` uses seed ``S + i``; bot A draws from ``random.Random(2 * seed)``
 and bot B from ``random.Random(2 * seed + 1)``, so any game can be replayed from its seed.

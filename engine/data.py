@@ -3,7 +3,7 @@
 The wiki renders its tables straight from this module, so the pages cannot
 drift from the engine. Tables are tuples of small frozen dataclasses or dicts
 keyed by enums; each carries a one-line comment naming the rule it implements
-(section numbers refer to RULES.md).
+(section numbers refer to docs/rules.md).
 
 >>> TIER_BANDS[0]
 TierBand(tier=<Tier.UNIQUE: 'unique'>, max_supply=5, weight=3)

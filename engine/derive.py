@@ -42,7 +42,7 @@ def derive(card: CardSpec, *, temporary_id: str | int | None = None) -> Breakdow
     Pure and deterministic: the same card always gives an equal Breakdown.
     Pass ``temporary_id`` only for a temporary (non-NFT) card, such as a bot
     card minted for a demo: its active skill is then rolled from that id
-    (RULES.md §4) instead of following the Legendary rule.
+    (docs/rules.md §4) instead of following the Legendary rule.
 
     >>> from engine.types import AttributeSpec, CardSpec, Slot
     >>> card = CardSpec(7, "Pup #7", (

@@ -1,4 +1,4 @@
-"""The paw-game match (RULES.md §6): frozen states, frozen actions, ordered events.
+"""The paw-game match (docs/rules.md §6): frozen states, frozen actions, ordered events.
 
 A match is a value. ``new_match`` builds the opening state from two decks;
 ``apply(state, action)`` returns ``(new_state, events)`` or raises
@@ -21,7 +21,7 @@ them ``"a"`` and ``"b"``. Every event and every refusal carries the numbers it i
 without knowing a rule number. The JSON forms of cards, actions and events are in
 ``engine.serialize``.
 
-Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
+Where docs/rules.md §6 is silent, this engine decides (the wiki page should say so):
 
 - Initiative is fixed when a round starts (lower Hero HP; a tie gives it to A on odd
   rounds and to B on even ones). It orders the Deploy effects, simultaneous Last
@@ -31,7 +31,7 @@ Where RULES.md §6 is silent, this engine decides (the wiki page should say so):
 - Boosts: Charge at 4 NRG and Hero Patch at 90 Hero HP are refused (they would do
   nothing). Rage and Guard Up need a card on the field or a picked one, and act on that
   card: Guard Up's DEF stays on it, Rage's +2 ATK is for its strikes this round only.
-  A buff on a card ends when it leaves the field (RULES.md §6, settled): Rage does not
+  A buff on a card ends when it leaves the field (docs/rules.md §6, settled): Rage does not
   pass to the card Switch brings in (``boost.switch`` carries the Rage that ended), and
   a Rage given to a picked card stays with that card if the pick changes (the new pick
   enters without it). Switch needs a card on the field and names the card that comes
@@ -170,7 +170,7 @@ SIDES = ("a", "b")  # how events, JSON and forms name the sides (Side.key)
 _OTHER = (B, A)
 _BOTH = (A, B)  # iterating a tuple is much cheaper than iterating the enum
 
-# Boost keys, in the order RULES.md §6 lists them (the numbers live in engine.data.BOOSTS).
+# Boost keys, in the order docs/rules.md §6 lists them (the numbers live in engine.data.BOOSTS).
 _BOOST = {b.key: b for b in BOOSTS}
 BOOST_KEYS: tuple[BoostKind, ...] = tuple(b.key for b in BOOSTS)
 CHARGE, SWITCH, RAGE, GUARD_UP, HERO_PATCH = BoostKind
@@ -390,7 +390,7 @@ class MatchCard:
 
         The active skill is ``breakdown.active_skill``: a collection card's
         Legendary rule, or the roll of a temporary card derived with
-        ``engine.derive.derive(card, temporary_id=...)`` (RULES.md §4).
+        ``engine.derive.derive(card, temporary_id=...)`` (docs/rules.md §4).
         """
         effects = {e.slot.value: CardEffect(e.kind, e.value) for e in breakdown.effects}
         stats = breakdown.stats
@@ -1174,7 +1174,7 @@ class CardCurve:
 
 @dataclass(frozen=True, slots=True)
 class EnergyCurve:
-    """How a deck's NRG costs meet the NRG a match gives (RULES.md §6: ``start`` NRG in
+    """How a deck's NRG costs meet the NRG a match gives (docs/rules.md §6: ``start`` NRG in
     round 1, +``gain`` each round, at most ``cap``), as ``energy_curve`` plays it.
 
     ``rounds`` are the rounds shown (1, 2, …); ``nrg[r]`` the NRG at the Prepare of

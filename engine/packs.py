@@ -1,4 +1,4 @@
-"""Booster packs (RULES.md §7): the tier-weighted draw, its exact odds, and their checks.
+"""Booster packs (docs/rules.md §7): the tier-weighted draw, its exact odds, and their checks.
 
 A pool is a list of candidates, each a card id and the card's rarity (a
 ``PackCandidate``, or a plain ``(card_id, rarity)`` pair), or a ``PackPool``
@@ -124,7 +124,7 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------------------
-# Data (RULES.md §7, "Settled for the booster feature")
+# Data (docs/rules.md §7, "Settled for the booster feature")
 
 PACK_SIZE_MIN: Final = 1  # §7: the fewest picks a pool's pack may have
 PACK_SIZE_MAX: Final = 10  # §7: the most picks a pool's pack may have
@@ -339,7 +339,7 @@ def draw_offer(
     k: int,
     rng: random.Random,
 ) -> tuple[PackCandidate, ...]:
-    """Draw an offer of ``k`` picks from a pool, in pick order (RULES.md §7).
+    """Draw an offer of ``k`` picks from a pool, in pick order (docs/rules.md §7).
 
     Each pick groups the remaining candidates by tier, renormalises the tier
     weights over the tiers present, rolls a tier (one ``rng.random()``, tiers
@@ -505,7 +505,7 @@ def _walk(start: tuple[int, ...], picks: int) -> dict[tuple[int, ...], int]:
 
 
 def offer_odds(candidates: Iterable[CandidateLike] | PackPool, k: int) -> OfferOdds:
-    """The exact odds of an offer of ``k`` picks: per tier and per card (RULES.md §7).
+    """The exact odds of an offer of ``k`` picks: per tier and per card (docs/rules.md §7).
 
     Method: a pick only ever looks at how many cards each tier still holds —
     which tier comes up depends on the tiers present, and within a tier every
@@ -1132,7 +1132,7 @@ def measure_power(
 
 
 def power_report(powers: Iterable[CardPower]) -> PowerReport:
-    """A pool's power by tier, its steps and its flags (RULES.md §7, seed 003).
+    """A pool's power by tier, its steps and its flags (docs/rules.md §7, seed 003).
 
     - Power by tier: the mean and the median win rate of the tier's measured cards.
     - Steps: between tiers present, in rarity order, the change of mean power in

@@ -1,4 +1,4 @@
-"""Rarity (RULES.md §1–2): attribute tiers, the seven rules, decided-by and the next tier.
+"""Rarity (docs/rules.md §1–2): attribute tiers, the seven rules, decided-by and the next tier.
 
 Each rule gives a rarity (Common when it finds nothing), its evidence and the
 smallest change that would lift it. A card's rarity is the highest rule
@@ -78,7 +78,7 @@ _EMPTY: MappingProxyType[str, Any] = MappingProxyType({})
 
 @functools.lru_cache(maxsize=8192)
 def tier_of(supply: int) -> Tier:
-    """The attribute tier of a supply (RULES.md §1).
+    """The attribute tier of a supply (docs/rules.md §1).
 
     >>> tier_of(5), tier_of(6), tier_of(25), tier_of(26)
     (<Tier.UNIQUE: 'unique'>, <Tier.RARE: 'rare'>, <Tier.RARE: 'rare'>, <Tier.BASE: 'base'>)
@@ -565,7 +565,7 @@ _STARTER_STEP = _shared_step("rarity.starter", STARTER_RARITY, skipped=RULE_KEYS
 
 
 def decide_rarity(card: CardSpec, trace: list[TraceStep] | None = None) -> RarityDecision:
-    """Run the rarity rules on ``card`` (RULES.md §2), appending steps to ``trace``.
+    """Run the rarity rules on ``card`` (docs/rules.md §2), appending steps to ``trace``.
 
     >>> from engine.types import AttributeSpec, CardSpec, Slot
     >>> card = CardSpec(2, "Starter", tuple(AttributeSpec(s, "Plain", 999) for s in Slot),

@@ -1,4 +1,4 @@
-"""Keyword matching, role (RULES.md §3) and skill affinity / active skill (§4).
+"""Keyword matching, role (docs/rules.md §3) and skill affinity / active skill (§4).
 
 >>> keyword_skills("Hexed Hood")
 (<Skill.ARCANE: 'arcane'>, <Skill.STEAL: 'steal'>)

@@ -1,4 +1,4 @@
-"""The slab arena (RULES.md §8, seed 004): slabs, their stat book, damage, teams, brackets.
+"""The slab arena (docs/rules.md §8, seed 004): slabs, their stat book, damage, teams, brackets.
 
 A second, separate game: graded, insured trading cards ("slabs") fight. A
 ``Slab`` holds the facts that never change (asset ID, card name, grade, year);
@@ -176,7 +176,7 @@ class SlabMove(enum.StrEnum):
 
 
 # ---------------------------------------------------------------------------
-# Data tables (RULES.md §8, "the stat book · v1"), every number once
+# Data tables (docs/rules.md §8, "the stat book · v1"), every number once
 #
 # Value bands are read top to bottom; a band holds the values below its ``below``
 # bound (None: no bound), so $49.99 is under $50 and $50 is not.
@@ -814,7 +814,7 @@ def hit(attacker: SlabStats, move: SlabMove | str, defender: SlabStats) -> Hit:
 
 
 def damage(attacker: SlabStats, move: SlabMove | str, defender: SlabStats) -> int:
-    """The damage ``attacker``'s ``move`` deals to ``defender`` (RULES.md §8).
+    """The damage ``attacker``'s ``move`` deals to ``defender`` (docs/rules.md §8).
 
     ``max(10, move damage + element bonus − target armor)``.
 

@@ -1,4 +1,4 @@
-"""Templates, stats, effects and energy (RULES.md §5; undercharge from §6).
+"""Templates, stats, effects and energy (docs/rules.md §5; undercharge from §6).
 
 The results depend on a handful of small values (template, rarity, burned
 stickers, paw tier), so the cores are memoised; what they return is frozen

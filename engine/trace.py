@@ -5,7 +5,7 @@ EN/RU sentence, filling in the parameters; this module is the contract. Enum
 values (slots, tiers, skills, roles, rarities, effect slots and kinds) appear
 as their lowercase strings; "slots" are tuples of slot names.
 
-Rarity (RULES.md §2), in this order:
+Rarity (docs/rules.md §2), in this order:
 
 - ``rarity.starter`` — a starter card is Free; every rule is skipped.
   params: ``skipped`` (rule keys). value: ``"free"``.

@@ -200,7 +200,7 @@ class EffectSource(_ValueEnum):
 
 
 class BoostKind(_ValueEnum):
-    """A once-per-match boost of the paw game (RULES.md §6), in the order the rules list them."""
+    """A once-per-match boost of the paw game (docs/rules.md §6), in the order the rules list them."""
 
     CHARGE = "charge"
     SWITCH = "switch"
@@ -210,7 +210,7 @@ class BoostKind(_ValueEnum):
 
 
 class EndReason(_ValueEnum):
-    """Why a paw-game match ended (RULES.md §6)."""
+    """Why a paw-game match ended (docs/rules.md §6)."""
 
     HERO_DEFEATED = "hero_defeated"  # a Hero fell to 0
     BOTH_DEFEATED = "both_defeated"  # both fell in the same beat: a draw
@@ -221,7 +221,7 @@ class EndReason(_ValueEnum):
 
 class Beat(_ValueEnum):
     """A part of a paw-game match log: the opening, then each round's four beats
-    (RULES.md §6), in the order they are played (``engine.match.beats`` cuts a log)."""
+    (docs/rules.md §6), in the order they are played (``engine.match.beats`` cuts a log)."""
 
     OPENING = "opening"  # each Hero's starting HP, before round 1
     PREPARE = "prepare"  # picks, boosts and commits

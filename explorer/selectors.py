@@ -188,7 +188,7 @@ def term_condition(term: Term) -> Q:
         lookup = {f"supply__{_LOOKUP[term.op]}": term.value}
         return _cards_equipping(Attribute.objects.filter(**lookup).values("id"), slots)
     if term.field == "undercharged":
-        # With N NRG a card enters undercharged when its cost is above N (RULES.md §6.4).
+        # With N NRG a card enters undercharged when its cost is above N (docs/rules.md §6.4).
         return Q(energy_cost__gt=term.value)
     return _compare(_COLUMNS[term.field], term.op, term.value)
 

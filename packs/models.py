@@ -1,4 +1,4 @@
-"""Booster pools, openings and the power promise in the database (RULES.md §7).
+"""Booster pools, openings and the power promise in the database (docs/rules.md §7).
 
 * ``Pool`` — a named list of cards (name and description translated,
   ``packs/translation.py``) and its pack size. A card's tier is not stored here:

@@ -3,7 +3,7 @@ a session's binder, and the stored power promise.
 
 A pool's candidates are its catalogue cards in token order, each with its derived
 rarity as stored now (``cards.services.recompute_cards`` keeps it current): the tier
-a pack gives a card is its rarity at the moment of the opening (RULES.md §7). A card
+a pack gives a card is its rarity at the moment of the opening (docs/rules.md §7). A card
 that became Free since the pool was saved is left out, as every draw's caller must.
 """
 

@@ -1,7 +1,7 @@
 """Writes of the booster feature: opening a pack, measuring the power promise, and the
 demo pools.
 
-Opening a pack (RULES.md §7): the seed is drawn at the POST, on the server, from
+Opening a pack (docs/rules.md §7): the seed is drawn at the POST, on the server, from
 ``secrets`` — never earlier, so no page, form or header shown before the opening can
 hold the result. The opening stores that seed, the pool's candidate list as it was
 (token and tier of each card, in draw order), the pack size and the picks.

@@ -156,7 +156,7 @@ def choose_bot_deck(player: Sequence[MatchCard], rng: random.Random) -> tuple[Ma
     """A bot deck of similar strength: for each of the player's cards, a collection card of
     the same rarity (the nearest rarity when there is none) whose strength is closest among
     a few drawn at random. Bot cards are temporary copies: their active skill is rolled
-    (RULES.md §4)."""
+    (docs/rules.md §4)."""
     rows = list(Card.objects.order_by("token").values_list("token", "rarity"))
     mine = {c.id for c in player}
     by_rarity: dict[str, list[int]] = {}
@@ -405,7 +405,7 @@ def run_balance_report(
     Each deck first draws its rarity mix uniformly among the mixes the catalogue can
     field (so every mix gets its share of games), then its cards uniformly within each
     rarity. Match i uses seed ``seed + i``. Free (starter) cards stay out, as in every
-    rarity statistic (RULES.md §2).
+    rarity statistic (docs/rules.md §2).
     """
     started = time.perf_counter()
     cards: dict[str, list[MatchCard]] = {}

@@ -1,7 +1,7 @@
 """``python -m engine packs odds|draw POOL.json …``: a booster pool's exact odds, or one draw.
 
 POOL.json is ``{"cards": [{"id": str or int, "rarity": "common"|"rare"|"epic"|"legendary"},
-…]}``, the cards in the order the draw walks them (RULES.md §7).
+…]}``, the cards in the order the draw walks them (docs/rules.md §7).
 
 - ``odds POOL.json --picks K [--owned ID,ID,…]`` prints
   ``{"picks": n, "tiers": {tier: {"cards", "expected", "at_least_one", "per_card"}},
@@ -95,7 +95,7 @@ def _load_pool(path: str) -> PackPool:
 
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
-    parser.description = "A booster pool's exact odds, or one draw from it (RULES.md §7)."
+    parser.description = "A booster pool's exact odds, or one draw from it (docs/rules.md §7)."
     sub = parser.add_subparsers(dest="packs_command", required=True, metavar="odds|draw")
     odds = sub.add_parser(
         "odds", prog="python -m engine packs odds", help="exact odds of one pack, as fractions"

@@ -156,7 +156,7 @@ def test_the_planner_swaps_a_doomed_slab_for_one_that_survives() -> None:
 
 
 def test_bots_replace_with_their_healthiest_slab() -> None:
-    # RULES.md §8, settled: against the bot, the bot picks its healthiest slab.
+    # docs/rules.md §8, settled: against the bot, the bot picks its healthiest slab.
     state = new_match(MIXED_A, MIXED_B, 1)
     sides = list(state.sides)
     sides[B] = arena.SideState((0, 50, 60, 60), None, 2)

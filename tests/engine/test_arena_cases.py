@@ -1,5 +1,5 @@
 """The arena match scenario table: tests/engine/arena_cases/match_*.toml, one file per rule
-of RULES.md §8 (and its settled part).
+of docs/rules.md §8 (and its settled part).
 
 Each file defines slabs in its [slabs] table (``grade``, ``year``, ``value``; an ``id``
 when the element matters — without one a slab gets the next free Sun asset ID, so two

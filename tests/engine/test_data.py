@@ -37,7 +37,7 @@ def seeds() -> Path:
     pytest.skip(message)
 
 
-# Every keyword example RULES.md §4 and seed 001 give, per skill.
+# Every keyword example docs/rules.md §4 and seed 001 give, per skill.
 EXAMPLES = {
     Skill.ARCANE: ("hex", "oracle", "scepter"),
     Skill.SPEED: ("hook", "dagger", "katana"),

@@ -1,4 +1,4 @@
-"""The match scenario table: tests/engine/match_cases/*.toml, one file per rule of RULES.md §6.
+"""The match scenario table: tests/engine/match_cases/*.toml, one file per rule of docs/rules.md §6.
 
 Each case names two decks (cards defined in the file's [cards] table), a list of actions
 ("a pick 0", "b boost switch 1", "a commit", "b surrender", or {repeat = N, actions = [...]})

@@ -1,4 +1,4 @@
-"""Hypothesis properties of the match engine (RULES.md §6 invariants)."""
+"""Hypothesis properties of the match engine (docs/rules.md §6 invariants)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""engine.packs: the tier-weighted booster draw (RULES.md §7) and the exact odds of an offer."""
+"""engine.packs: the tier-weighted booster draw (docs/rules.md §7) and the exact odds of an offer."""
 
 from __future__ import annotations
 

@@ -149,7 +149,7 @@ def test_a_prepared_pool_gives_the_same_answers() -> None:
 
 
 def plain_kernel(candidates: list[tuple[object, Rarity]], k: int, rng: random.Random) -> list:
-    """RULES.md §7 written the obvious way: regroup, renormalise, roll, remove."""
+    """docs/rules.md §7 written the obvious way: regroup, renormalise, roll, remove."""
     if not candidates:
         rng.random()
         return []
@@ -184,7 +184,7 @@ def test_the_draw_is_the_plain_kernel(rarities: list[Rarity], k: int, seed: int)
     assert fast == plain_kernel(pool, k, random.Random(seed))
 
 
-# Pinned picks (random.Random(seed) as RULES.md §7 says): a change here breaks every replay.
+# Pinned picks (random.Random(seed) as docs/rules.md §7 says): a change here breaks every replay.
 PINNED = [
     ((5, 3, 2, 1), 5, 0, ["e1", "c1", "c2", "r0", "c3"]),
     ((10, 0, 0, 1), 3, 1, ["c8", "c2", "c4"]),

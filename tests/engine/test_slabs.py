@@ -1,4 +1,4 @@
-"""engine.slabs: the slab arena's stat book, damage, teams and brackets (RULES.md §8)."""
+"""engine.slabs: the slab arena's stat book, damage, teams and brackets (docs/rules.md §8)."""
 
 from __future__ import annotations
 

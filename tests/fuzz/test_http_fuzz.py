@@ -30,7 +30,6 @@ from bench.htmlforms import Form, parse_page
 from tests.security.sitedata import (
     Pattern,
     crawl,
-    pattern_of,
     populated_for_module,
     url_patterns,
 )
@@ -351,19 +350,10 @@ def test_random_head_requests_never_fail(client, probe):
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
 
 
-# Namespaces whose views still answer HEAD with 405 (require_GET): their branches change
-# those files now. The lead deletes an entry (and so its xfail) once its branch is in.
-HEAD_FIXED_ON_OTHER_BRANCHES: dict[str, str] = {}
-
-
-def head_failures(client, probe: Probe, branch: str | None) -> dict[str, str]:
-    """{page: failure} where HEAD is not answered as GET is (pages of ``branch``; None:
-    every page no other branch is fixing)."""
+def head_failures(client, probe: Probe) -> dict[str, str]:
+    """{page: failure} where HEAD is not answered as GET is."""
     failures = {}
     for name, (url, _params) in sorted(probe.pages.items()):
-        owner = HEAD_FIXED_ON_OTHER_BRANCHES.get(name.split(":")[0])
-        if owner != branch:
-            continue
         try:
             got = send(client, "GET", url, "", {})
             head = send(client, "HEAD", url, "", {})
@@ -378,22 +368,7 @@ def head_failures(client, probe: Probe, branch: str | None) -> dict[str, str]:
 def test_head_on_every_get_route_answers_as_get_does(client, probe):
     """HEAD wherever GET is allowed (issue 12 item 12): the same status, never 405."""
     assert len(probe.pages) > 5
-    failures = head_failures(client, probe, None)
-    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
-
-
-@pytest.mark.parametrize(
-    "branch",
-    [
-        pytest.param(
-            branch,
-            marks=pytest.mark.xfail(strict=False, reason=f"fixed on the {branch} branch"),
-        )
-        for branch in sorted(set(HEAD_FIXED_ON_OTHER_BRANCHES.values()))
-    ],
-)
-def test_head_on_pages_other_branches_fix(client, probe, branch):
-    failures = head_failures(client, probe, branch)
+    failures = head_failures(client, probe)
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
 
 
@@ -429,30 +404,9 @@ EXTRA_PARAMS = {
     "play:replay": ("step",),
 }
 
-LONG_NUMBERS = [v for v in HOSTILE if sum(c.isdigit() for c in v) > 4300]
 
-
-def kind_of(value: str) -> str:
-    if value in UNICODE_DIGITS:
-        return "unicode digits"
-    return "long numbers" if value in LONG_NUMBERS else "other"
-
-
-# (page, kind of value) whose failures another branch fixes (its own files); until it is
-# merged they are checked apart, as expected failures. The lead deletes an entry (and so
-# its xfail) once its branch is in.
-FIXED_ON_OTHER_BRANCHES: dict[tuple[str, str], str] = {}
-OTHER_BRANCHES = sorted(set(FIXED_ON_OTHER_BRANCHES.values()))
-
-
-def owner(page: str | None, value: str) -> str | None:
-    """The branch fixing ``value`` on ``page``, or None (this branch: must pass now)."""
-    return FIXED_ON_OTHER_BRANCHES.get((page, kind_of(value)))
-
-
-def hostile_failures(client, probe: Probe, branch: str | None, values: list[str]):
-    """{page: first failure} for each value in each parameter of each page, for the
-    (page, value) pairs ``branch`` fixes (None: those no other branch does)."""
+def hostile_failures(client, probe: Probe, values: list[str]):
+    """{page: first failure} for each value in each parameter of each page."""
     failures: dict[str, str] = {}
     sent: set[str] = set()
     pages = [
@@ -463,8 +417,6 @@ def hostile_failures(client, probe: Probe, branch: str | None, values: list[str]
     for index, (name, url, names) in enumerate(pages):
         for value, query in hostile_queries(names, values_for(index, values)):
             sent.add(value)
-            if owner(name, value) != branch:
-                continue
             # Unicode digits break the reading of a value, not the htmx branch: one pass.
             header_sets = ({},) if value in UNICODE_DIGITS else ({}, {"HX-Request": "true"})
             for headers in header_sets:
@@ -481,23 +433,7 @@ def test_hostile_values_in_every_parameter_each_page_uses(client, probe):
     (NUL bytes, huge numbers, unterminated quotes, Unicode digits …), all of the page's
     parameters at once and each alone (see hostile_queries), as a page and as htmx."""
     values = [v for v in HOSTILE if v not in UNICODE_DIGITS] if PROD else HOSTILE
-    failures = hostile_failures(client, probe, None, values)
-    assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
-
-
-@pytest.mark.parametrize(
-    "branch",
-    [
-        pytest.param(
-            branch,
-            marks=pytest.mark.xfail(strict=False, reason=f"fixed on the {branch} branch"),
-        )
-        for branch in OTHER_BRANCHES
-    ],
-)
-def test_hostile_values_on_pages_other_branches_fix(client, probe, branch):
-    failures = hostile_failures(client, probe, branch, HOSTILE)
-    failures.update(form_failures(client, probe, branch))
+    failures = hostile_failures(client, probe, values)
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())
 
 
@@ -543,13 +479,6 @@ def test_junk_parameters_on_every_page(client, probe):
 MAX_FORMS = 12
 
 
-def page_of(path: str) -> str | None:
-    """The pattern serving ``path``, resolved in the language its prefix names."""
-    lang = path.strip("/").split("/")[0]
-    with translation.override(lang if lang in ("en", "ru") else "en"):
-        return pattern_of(path)
-
-
 def local(url: str) -> str:
     """A form's action without the test server's origin (http or https)."""
     parts = urlsplit(url)
@@ -582,21 +511,19 @@ def reachable_forms(client, forms: list[Form]) -> list[Form]:
 FORM = "application/x-www-form-urlencoded"
 
 
-def form_failures(client, probe: Probe, branch: str | None) -> dict[str, str]:
+def form_failures(client, probe: Probe) -> dict[str, str]:
     """{form field: first failure} for each hostile value in each field (and submit
-    button) of every POST form, for the (page, value) pairs ``branch`` fixes."""
+    button) of every POST form."""
     failures = {}
     for form in reachable_forms(client, probe.forms):
         action = local(form.action)
-        page = page_of(action)
         headers = {"HX-Request": "true"} if form.htmx else {}
         names = {k for k, _ in form.data()} | {k for k, _ in form.buttons}
         names.discard("csrfmiddlewaretoken")
         for name in sorted(names):
             rest = [(k, v) for k, v in form.data() if k != name]
-            bodies = [urlencode([*rest, (name, v)]) for v in HOSTILE if owner(page, v) == branch]
-            if branch is None:
-                bodies += [f"{urlencode(rest)}&{name}={raw}" for raw in RAW_HOSTILE]
+            bodies = [urlencode([*rest, (name, v)]) for v in HOSTILE]
+            bodies += [f"{urlencode(rest)}&{name}={raw}" for raw in RAW_HOSTILE]
             for body in bodies:
                 try:
                     send(client, "POST", action, body, headers)
@@ -608,5 +535,5 @@ def form_failures(client, probe: Probe, branch: str | None) -> dict[str, str]:
 def test_hostile_values_in_every_form_field(client, probe):
     """Each field (and submit button) of every POST form, given each hostile value, posted
     as the form would be (htmx forms with HX-Request), on pages reached by real submits."""
-    failures = form_failures(client, probe, None)
+    failures = form_failures(client, probe)
     assert not failures, "\n".join(f"{k}: {v}" for k, v in failures.items())

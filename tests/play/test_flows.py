@@ -179,7 +179,7 @@ def test_finish_now_with_htmx_and_refusals(client, collection):
 
 
 def test_the_counted_hero_patch_reads_clearly_at_the_end(client, collection):
-    """RULES.md §6 end: both decks spent, each unused Hero Patch counts +3, then Hero HP."""
+    """docs/rules.md §6 end: both decks spent, each unused Hero Patch counts +3, then Hero HP."""
     match = custom_match(client, (GLASS,), (GLASS_BOT,), bot_name="random")
     act(client, match, "pick:0")
     act(client, match, "commit")

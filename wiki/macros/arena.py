@@ -1,4 +1,4 @@
-"""Slab arena tables (RULES.md §8): ``{{ slab_stat_book }}`` and ``{{ slab_brackets }}``.
+"""Slab arena tables (docs/rules.md §8): ``{{ slab_stat_book }}`` and ``{{ slab_brackets }}``.
 
 Registered when ``wiki.macros`` is imported; every number comes from ``engine.slabs``
 (the stat book's data tables), none is typed here. Slab tiers and bracket names stay in

@@ -1,4 +1,4 @@
-"""Match tables (RULES.md §6): the match constants, starting Hero HP and the boosts."""
+"""Match tables (docs/rules.md §6): the match constants, starting Hero HP and the boosts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Booster pack tables (RULES.md §7): ``{{ pack_weights }}``.
+"""Booster pack tables (docs/rules.md §7): ``{{ pack_weights }}``.
 
 Registered when ``wiki.macros`` is imported; built from ``engine.data.PACK_TIER_WEIGHT``
 and ``engine.packs`` (no number typed here).

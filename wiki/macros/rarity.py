@@ -1,4 +1,4 @@
-"""Rarity tables (RULES.md §2): the rules, their tiers and what each rarity changes."""
+"""Rarity tables (docs/rules.md §2): the rules, their tiers and what each rarity changes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Card tables (RULES.md §1, §3–§5): attribute tiers, roles, skills, templates, effects, energy."""
+"""Card tables (docs/rules.md §1, §3–§5): attribute tiers, roles, skills, templates, effects, energy."""
 
 from __future__ import annotations
 
