@@ -22,6 +22,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.forms import AsciiIntegerField
 from core.labels import choices
 from engine.match import A, Action, Boost, Commit, IllegalActionError, Pick, Surrender
 from engine.types import BoostKind, BotKind
@@ -37,7 +38,6 @@ __all__ = [
     "parse_move",
 ]
 
-_INTEGER = re.compile(r"[+-]?[0-9]{1,12}")
 _TOKEN = re.compile(r"[0-9]{1,9}")  # a card number as the builder writes it
 _PICK = re.compile(r"pick:([0-9]{1,3})")
 _SWITCH = re.compile(r"boost:switch:([0-9]{1,3})")
@@ -99,16 +99,6 @@ def move_value(action: Action) -> str:
     return "commit" if isinstance(action, Commit) else "surrender"
 
 
-class NumberField(forms.IntegerField):
-    """An integer written in ASCII digits (Django's own field also takes "١" or "１")."""
-
-    def to_python(self, value: Any) -> int | None:
-        text = "" if value is None else str(value).strip()  # blank is no value
-        if text and not _INTEGER.fullmatch(text):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        return super().to_python(text)
-
-
 class TokenListField(forms.CharField):
     """Card numbers from ``"12,45"``: distinct and positive, in order; anything else is
     dropped (the builder's addresses are typed by hand too)."""
@@ -167,7 +157,7 @@ class BuilderForm(forms.Form):
         strip=True,
     )
     deck = TokenListField(required=False, max_length=1000)
-    page = NumberField(
+    page = AsciiIntegerField(
         required=False,
         min_value=1,
         max_value=10**6,
@@ -198,13 +188,13 @@ class DeckForm(forms.Form):
 class TurnForm(forms.Form):
     """The point of the match (action count) a surrender or finish form was made for."""
 
-    turn = NumberField(min_value=0, max_value=10**6)
+    turn = AsciiIntegerField(min_value=0, max_value=10**6)
 
 
 class MoveForm(forms.Form):
     """One move of the player, and the point of the match (action count) it was made for."""
 
-    turn = NumberField(min_value=0, max_value=10**6)
+    turn = AsciiIntegerField(min_value=0, max_value=10**6)
     move = forms.CharField(max_length=40)
 
     def clean_move(self) -> Action:
@@ -217,7 +207,7 @@ class MoveForm(forms.Form):
 class ReplayForm(forms.Form):
     """Which step of a replay to show (0 is the start; past the end shows the last)."""
 
-    step = NumberField(
+    step = AsciiIntegerField(
         required=False,
         min_value=0,
         error_messages={

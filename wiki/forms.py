@@ -15,9 +15,10 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from core.forms import AsciiIntegerField
 
 from . import services
 from .diff import diff_snapshots
@@ -32,7 +33,7 @@ MAX_NUMBER = 2_147_483_647
 MAX_QUERY = 200
 
 
-class WholeNumberField(forms.IntegerField):
+class WholeNumberField(AsciiIntegerField):
     """A non-negative integer written in ASCII digits, at most ``MAX_NUMBER``."""
 
     default_error_messages = {"invalid": _("Enter a whole number, such as 3.")}
@@ -40,14 +41,7 @@ class WholeNumberField(forms.IntegerField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 0)
         kwargs.setdefault("max_value", MAX_NUMBER)
-        super().__init__(**kwargs)
-
-    def to_python(self, value: Any) -> int | None:
-        if isinstance(value, str):
-            value = value.strip()
-            if value and not (value.isascii() and value.isdigit()):
-                raise ValidationError(self.error_messages["invalid"], code="invalid")
-        return super().to_python(value)
+        super().__init__(signed=False, **kwargs)
 
 
 class RevisionRangeForm(forms.Form):
