@@ -16,7 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from core.labels import enum_label
 from core.narration import Registry
@@ -491,39 +491,21 @@ def narrate(events: Iterable[Event]) -> list[Line]:
 # Refusals and the site's own notices
 
 
-@REFUSALS.register("bad_action", section="match")
-def _r_bad(p: Mapping[str, Any], v: Any) -> str:
-    return _("That is not a move of the arena.")
-
-
-@REFUSALS.register("bad_side", section="match")
-def _r_side(p: Mapping[str, Any], v: Any) -> str:
-    return _("There is no such side in this match.")
-
-
-@REFUSALS.register("match_over", section="winning")
-def _r_over(p: Mapping[str, Any], v: Any) -> str:
-    return _("The match is over.")
-
-
-@REFUSALS.register("not_your_turn", section="energy")
-def _r_turn(p: Mapping[str, Any], v: Any) -> str:
-    return _("It is not your turn.")
-
-
-@REFUSALS.register("replace_first", section="ko")
-def _r_replace_first(p: Mapping[str, Any], v: Any) -> str:
-    return _("Your slab was knocked out: put a slab from the bench on the field first.")
-
-
-@REFUSALS.register("nothing_to_replace", section="ko")
-def _r_nothing(p: Mapping[str, Any], v: Any) -> str:
-    return _("You already have a slab on the field.")
-
-
-@REFUSALS.register("unknown_slab", section="teams")
-def _r_unknown(p: Mapping[str, Any], v: Any) -> str:
-    return _("Your team has no such slab.")
+REFUSALS.fixed("bad_action", text=gettext_lazy("That is not a move of the arena."), section="match")
+REFUSALS.fixed(
+    "bad_side", text=gettext_lazy("There is no such side in this match."), section="match"
+)
+REFUSALS.fixed("match_over", text=gettext_lazy("The match is over."), section="winning")
+REFUSALS.fixed("not_your_turn", text=gettext_lazy("It is not your turn."), section="energy")
+REFUSALS.fixed(
+    "replace_first",
+    text=gettext_lazy("Your slab was knocked out: put a slab from the bench on the field first."),
+    section="ko",
+)
+REFUSALS.fixed(
+    "nothing_to_replace", text=gettext_lazy("You already have a slab on the field."), section="ko"
+)
+REFUSALS.fixed("unknown_slab", text=gettext_lazy("Your team has no such slab."), section="teams")
 
 
 @REFUSALS.register("slab_knocked_out", section="ko")
@@ -543,9 +525,7 @@ def _r_swap(p: Mapping[str, Any], v: Any) -> str:
     ) % {"n": p["limit"]}
 
 
-@REFUSALS.register("unknown_move", section="attacks")
-def _r_move(p: Mapping[str, Any], v: Any) -> str:
-    return _("There is no such move.")
+REFUSALS.fixed("unknown_move", text=gettext_lazy("There is no such move."), section="attacks")
 
 
 @REFUSALS.register("no_power_move", section="tier")

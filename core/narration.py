@@ -35,6 +35,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.functional import Promise
+
 __all__ = ["Phrase", "Registry", "Say"]
 
 Say = Callable[[Mapping[str, Any], Any], str]
@@ -71,6 +73,12 @@ class Registry:
             return say
 
         return decorator
+
+    def fixed(
+        self, *codes: str, text: Promise, section: str | None = None, rule: str | None = None
+    ) -> None:
+        """Register a sentence without parameters (a lazy translation) for each of ``codes``."""
+        self.register(*codes, section=section, rule=rule)(lambda p, v: str(text))
 
     def __getitem__(self, code: str) -> Phrase:
         try:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from core.labels import label, label_of
 from core.narration import Registry, Say
@@ -510,19 +510,13 @@ def _deck_too_many(p: Mapping[str, Any], v: Any) -> str:
     ) % {"n": p["maximum"]}
 
 
-@DECK_ERRORS.register("duplicate")
-def _deck_duplicate(p: Mapping[str, Any], v: Any) -> str:
-    return _("A deck may hold each card only once.")
-
-
-@DECK_ERRORS.register("invalid_card", "unknown_card")
-def _deck_unknown(p: Mapping[str, Any], v: Any) -> str:
-    return _("One of those cards is not in the collection.")
-
-
-@DECK_ERRORS.register("format")
-def _deck_format(p: Mapping[str, Any], v: Any) -> str:
-    return _("Those decks are not in the form the game reads.")
+DECK_ERRORS.fixed("duplicate", text=gettext_lazy("A deck may hold each card only once."))
+DECK_ERRORS.fixed(
+    "invalid_card",
+    "unknown_card",
+    text=gettext_lazy("One of those cards is not in the collection."),
+)
+DECK_ERRORS.fixed("format", text=gettext_lazy("Those decks are not in the form the game reads."))
 
 
 def deck_error(code: str, params: Mapping[str, Any] | None = None) -> str:
