@@ -9,6 +9,7 @@ from django.db import connections, router
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
+from django.utils.translation import get_language
 
 from cards.models import RARITY_RANK, Attribute, Card, Combo
 from cards.specs import attribute_spec, card_spec, combo_specs
@@ -370,8 +371,11 @@ def attribute_catalogue() -> Catalogue:
 
 
 def combos() -> tuple[ComboSpec, ...]:
-    """Every combo as engine values: one query per collection version and process."""
-    return memo("explorer:combos", ("cards",), combo_specs)  # type: ignore[return-value]
+    """Every combo as engine values, named in the active language: one query per
+    collection version, language and process."""
+    return memo(  # type: ignore[return-value]
+        f"explorer:combos:{get_language()}", ("cards",), lambda: combo_specs(localized=True)
+    )
 
 
 def one_card_spec(token: int) -> CardSpec:

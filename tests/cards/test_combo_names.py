@@ -46,3 +46,19 @@ def test_the_derived_rarity_does_not_depend_on_the_language(seer):
         with translation.override(language):
             rarities.add(derive(card_spec(seer)).rarity)
     assert len(rarities) == 1
+
+
+def test_the_card_page_and_its_json_name_the_combo_in_the_visitors_language(client, seer):
+    # Through the explorer's per-process memo of the combos, which is kept per language.
+    assert "Seer" in client.get(f"/en/cards/{seer.token}/").content.decode()
+    russian = client.get(f"/ru/cards/{seer.token}/").content.decode()
+    assert "Провидец" in russian and "Seer" not in russian
+    api = client.get(f"/api/cards/{seer.token}", headers={"Accept-Language": "ru"})
+    assert "Провидец" in api.content.decode()
+
+
+def test_the_json_is_cached_apart_for_each_language(client, seer, settings):
+    settings.PAGE_CACHE_SECONDS = 60
+    english = client.get(f"/api/cards/{seer.token}", headers={"Accept-Language": "en"})
+    russian = client.get(f"/api/cards/{seer.token}", headers={"Accept-Language": "ru"})
+    assert "Seer" in english.content.decode() and "Провидец" in russian.content.decode()
