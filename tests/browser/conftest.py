@@ -30,7 +30,10 @@ def _chromium_path() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+# One browser per test module, not per session: while Playwright's loop runs, Django's
+# async-safety check must be switched off (below), and per module the switch is back on
+# for every other test the same process runs after.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     try:
         from playwright.sync_api import sync_playwright

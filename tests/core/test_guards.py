@@ -62,9 +62,7 @@ def test_russian_catalogue_covers_every_string_in_the_code(tmp_path, settings):
 
 def test_check_deploy_passes_under_prod_settings(tmp_path):
     env = {
-        # Not the browser tests' async switch (set while their session-wide browser lives,
-        # and this process may run them first): the check rightly refuses it in production.
-        **{k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"},
+        **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.prod",
         "DJANGO_SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-for-the-check",
         "DJANGO_ALLOWED_HOSTS": "cards.example.org",
