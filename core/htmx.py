@@ -1,6 +1,7 @@
 """The one htmx helper: a typed request, and one render for a page and its partial.
 
-A view that serves both a full page and an htmx fragment renders with ``render_page``:
+A view that serves both a full page and an htmx fragment renders with ``render_page``
+(or ``render_fragment_page`` when the fragment is a template of its own):
 an htmx request gets the template's partial (django-template-partials,
 ``"explorer/card_list.html#results"``), anything else — a plain visit, or htmx's history
 restore, which needs the whole page — gets the whole template. The answer varies on
@@ -13,10 +14,12 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
 from django_htmx.middleware import HtmxDetails
 
-__all__ = ["HtmxHttpRequest", "render_page", "wants_partial"]
+__all__ = ["HtmxHttpRequest", "render_fragment_page", "render_page", "wants_partial"]
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -44,4 +47,27 @@ def render_page(
     response = render(request, name, context, status=status)
     if partial:
         patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def render_fragment_page(
+    request: HttpRequest,
+    template: str,
+    fragment: str,
+    context: dict[str, Any],
+    *,
+    using: str = "jinja2",
+    status: int = 200,
+) -> HttpResponse:
+    """A page whose swappable part is a template of its own, of another engine (the card
+    breakdown is Jinja2's, config/jinja2.py): ``fragment`` alone for an htmx swap,
+    ``template`` for a page visit, which shows the fragment's HTML as ``{{ fragment }}``."""
+    # A copy: Django's Jinja2 backend writes ``request`` and the real ``csrf_token`` into
+    # the dict it renders, which would then override the page cache's CSRF placeholder.
+    html = mark_safe(render_to_string(fragment, dict(context), request, using=using))
+    if wants_partial(request):
+        response = HttpResponse(html, status=status)
+    else:
+        response = render(request, template, {**context, "fragment": html}, status=status)
+    patch_vary_headers(response, ("HX-Request",))
     return response

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -18,7 +19,7 @@ from django.views.decorators.http import conditional_page, require_safe
 from cards.forms import MAX_TOKEN
 from cards.models import Card
 from core.cache import cached_page
-from core.htmx import render_page
+from core.htmx import render_fragment_page, render_page
 from engine.types import CardSpec
 
 from . import apidocs, presenters
@@ -183,11 +184,13 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     catalogue = attribute_catalogue()
     form = WhatIfForm(request.GET, card=card, catalogue=catalogue)
     page = presenters.card_page(card, catalogue, form)
-    return render_page(
+    context = presenters.context(page)
+    context["art_svg"] = render_to_string("explorer/partials/card_art.svg", {"art": page.art})
+    return render_fragment_page(
         request,
         "explorer/card_detail.html",
-        presenters.context(page),
-        partial="card",
+        "explorer/partials/card.html",
+        context,
         status=page.status,
     )
 
