@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 
 from django.utils.functional import Promise, lazy
 from django.utils.text import capfirst
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from engine import data
 from engine.arena import ArenaEnd
@@ -304,11 +304,20 @@ ENUMS: Mapping[str, type[enum.Enum]] = MappingProxyType(
 NONE_LABEL = _("none")
 
 
+# Names by (language, enum, member): a card page asks ≈ 120 of them, each a catalogue look-up
+# otherwise. (The enum is in the key: StrEnum members of two enums can be equal.)
+_NAMES: dict[tuple[str | None, type[enum.Enum], enum.Enum], str] = {}
+
+
 def label(member: enum.Enum | None) -> str:
     """The visitor-language name of an engine enum member (``none`` for None)."""
     if member is None:
         return str(NONE_LABEL)
-    return str(LABELS[type(member)][member])
+    key = (get_language(), type(member), member)
+    name = _NAMES.get(key)
+    if name is None:
+        name = _NAMES[key] = str(LABELS[type(member)][member])
+    return name
 
 
 def label_of(enum_cls: type[E], value: object) -> str:
