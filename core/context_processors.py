@@ -1,7 +1,8 @@
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
-from django.urls import translate_url
+from django.urls import NoReverseMatch, reverse, translate_url
+from django.utils.translation import override
 
 
 def site_origin(request: HttpRequest) -> str:
@@ -25,10 +26,26 @@ def language_alternates(request: HttpRequest) -> dict[str, object]:
     origin = site_origin(request)
     alternates = []
     for code, name in settings.LANGUAGES:
-        url = translate_url(path, code)
+        url = _translated(request, path, code)
         alternates.append({"code": code, "name": name, "url": url, "absolute": origin + url})
     match = request.resolver_match
     section = ""
     if match is not None:
         section = {"wiki": "wiki", "explorer": "cards", "play": "play"}.get(match.app_name, "")
     return {"language_alternates": alternates, "nav_section": section}
+
+
+def _translated(request: HttpRequest, path: str, code: str) -> str:
+    """``translate_url(path, code)`` from the match the request already has (it would
+    resolve the path again, once per language, on every page)."""
+    match = request.resolver_match
+    if match is None or not match.url_name:
+        return translate_url(path, code)
+    name = f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name
+    with override(code):
+        try:
+            url = reverse(name, args=match.args, kwargs=match.kwargs)
+        except NoReverseMatch:
+            return path
+    _path, mark, query = path.partition("?")
+    return f"{url}{mark}{query}"
