@@ -11,6 +11,7 @@ of that endpoint's requests instead (sorted by cumulative or own time).
 
     .venv/bin/python bench/profile_pages.py [--database db.sqlite3] [--requests 200]
     .venv/bin/python bench/profile_pages.py --profile "card page" [--sort tottime] [--lines 40]
+    .venv/bin/python bench/profile_pages.py --profile "card page" --by-package
 """
 
 from __future__ import annotations
@@ -35,6 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=200, help="requests per endpoint")
     parser.add_argument("--profile", help="cProfile this endpoint (its label)")
     parser.add_argument("--sort", default="cumulative")
+    parser.add_argument(
+        "--by-package",
+        action="store_true",
+        help="with --profile: the share of own time per package (django/template, explorer…)",
+    )
     parser.add_argument("--lines", type=int, default=45)
     parser.add_argument("--only", help="measure only the endpoints whose label has this text")
     parser.add_argument("--in-place", action="store_true", help="use the database itself")
@@ -98,9 +104,31 @@ def main(argv: list[str] | None = None) -> int:
                 f"({len(times)} requests, {min(len(times), endpoint.distinct):,} addresses)",
                 flush=True,
             )
-            if profiler is not None and args.profile:
+            if profiler is not None and args.profile and args.by_package:
+                print_by_package(pstats.Stats(profiler), args.lines, len(times))
+            elif profiler is not None and args.profile:
                 pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.lines)
     return 0
+
+
+def print_by_package(stats: pstats.Stats, lines: int, requests: int) -> None:
+    """Own time and calls per package (the first two parts of a module's path)."""
+    own: dict[str, float] = {}
+    calls: dict[str, int] = {}
+    for (filename, _line, _name), (_cc, count, tottime, _ct, _callers) in stats.stats.items():  # type: ignore[attr-defined]
+        if filename == "~":
+            package = "(built-in functions)"
+        elif "site-packages/" in filename or filename.startswith(str(ROOT)):
+            path = filename.split("site-packages/")[-1].removeprefix(str(ROOT) + "/")
+            package = "/".join(Path(path).parts[:2])
+        else:  # the standard library
+            package = f"(stdlib) {Path(filename).stem}"
+        own[package] = own.get(package, 0.0) + tottime
+        calls[package] = calls.get(package, 0) + count
+    total = sum(own.values()) or 1.0
+    print(f"{'share':>6} {'calls/request':>14}  package")
+    for package in sorted(own, key=own.get, reverse=True)[:lines]:
+        print(f"{own[package] / total:6.1%} {calls[package] / requests:14,.0f}  {package}")
 
 
 def run(client, endpoint, count: int, profiler, offset: int = 0) -> tuple[list[float], list[float]]:
