@@ -12,8 +12,9 @@ each, and keep the ones that reach their target, so every link is known to work.
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
@@ -66,6 +67,9 @@ class Catalogue:
         self.by_supply: dict[Slot, list[AttributeSpec]] = {
             s: sorted(names.values(), key=lambda a: (a.supply, a.name))
             for s, names in self.by_slot.items()
+        }
+        self.supplies: dict[Slot, list[int]] = {
+            s: [a.supply for a in attributes] for s, attributes in self.by_supply.items()
         }
         self._choices: dict[Slot, tuple[tuple[str, int], ...]] = {}
         self._offered: dict[tuple[Slot, int], tuple[tuple[str, int], ...]] = {}
@@ -129,11 +133,32 @@ class Suggestion:
     result: Rarity  # what the card becomes with it (derived, not guessed)
 
 
-def _owned_or_catalogue(card: CardSpec, slot: Slot, catalogue: Catalogue) -> list[AttributeSpec]:
-    """Candidates for a slot: owned ones first (no purchase needed), then the catalogue."""
+def _owned_or_catalogue(
+    card: CardSpec, slot: Slot, catalogue: Catalogue
+) -> Iterator[AttributeSpec]:
+    """Candidates for a slot: owned ones first (no purchase needed), then the catalogue —
+    lazily, since the callers take the first that fits (a slot of 100,000 cards holds
+    ≈ 7,000 attributes)."""
     owned = sorted((a for a in card.owned if a.slot is slot), key=lambda a: (a.supply, a.name))
     seen = {a.name for a in owned}
-    return owned + [a for a in catalogue.by_supply[slot] if a.name not in seen]
+    yield from owned
+    yield from (a for a in catalogue.by_supply[slot] if a.name not in seen)
+
+
+def _scarcest_fit(
+    catalogue: Catalogue, slot: Slot, limit: int, owned: set[tuple[Slot, str]]
+) -> AttributeSpec | None:
+    """The first (by name) of the slot's not-owned attributes with the largest supply that
+    is still ≤ ``limit``: a binary search in the supply order instead of a scan."""
+    ordered, supplies = catalogue.by_supply[slot], catalogue.supplies[slot]
+    end = bisect.bisect_right(supplies, limit)
+    top = next(
+        (ordered[i].supply for i in range(end - 1, -1, -1) if ordered[i].key not in owned), None
+    )
+    if top is None:
+        return None
+    start = bisect.bisect_left(supplies, top)
+    return next(a for a in ordered[start:end] if a.key not in owned)
 
 
 def _concrete(card: CardSpec, req: Requirement, catalogue: Catalogue) -> WhatIf | None:
@@ -161,13 +186,13 @@ def _concrete(card: CardSpec, req: Requirement, catalogue: Catalogue) -> WhatIf 
         if not limit:
             return None
         owned = {a.key for a in card.owned}
-        # The least scarce new attribute that still closes the gap: the easiest to get.
+        # The least scarce new attribute that still closes the gap: the easiest to get
+        # (on a tie, the first slot of this order).
         best: AttributeSpec | None = None
         for slot in (Slot.BACKGROUND, Slot.BODY, Slot.HEAD, Slot.PAW):
-            for attribute in catalogue.by_supply[slot]:
-                fits = attribute.supply <= limit and attribute.key not in owned
-                if fits and (best is None or attribute.supply > best.supply):
-                    best = attribute
+            found = _scarcest_fit(catalogue, slot, limit, owned)
+            if found is not None and (best is None or found.supply > best.supply):
+                best = found
         return WhatIf({best.slot.value: best.name}) if best else None
     if req.need == "tier_equipped":
         for slot in (Slot.BACKGROUND, Slot.BODY, Slot.HEAD, Slot.PAW):
