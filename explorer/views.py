@@ -10,7 +10,6 @@ from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -145,8 +144,9 @@ def card_picture(request: HttpRequest, token: int) -> HttpResponse:
     response = render(
         request,
         "explorer/partials/card_art.svg",
-        {"art": art, "standalone": True},
+        {"art": art},
         content_type="image/svg+xml; charset=utf-8",
+        using="jinja2",
     )
     response["Cache-Control"] = "public, max-age=600"
     return response
@@ -184,13 +184,11 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     catalogue = attribute_catalogue()
     form = WhatIfForm(request.GET, card=card, catalogue=catalogue)
     page = presenters.card_page(card, catalogue, form)
-    context = presenters.context(page)
-    context["art_svg"] = render_to_string("explorer/partials/card_art.svg", {"art": page.art})
     return render_fragment_page(
         request,
         "explorer/card_detail.html",
         "explorer/partials/card.html",
-        context,
+        presenters.context(page),
         status=page.status,
     )
 
