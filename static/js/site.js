@@ -23,3 +23,21 @@ document.addEventListener("click", (event) => {
     link.href = url.href;
   }
 });
+
+// An htmx answer that pushed a new address (a what-if, a search, a page of results) left
+// the language switch pointing at the address the page was loaded with: point it at the
+// new one, so switching language keeps the what-if or the search. (Every address of the
+// site is /<language>/…, the same after the prefix in every language.)
+function followPushedAddress() {
+  const prefix = `/${document.documentElement.lang}/`;
+  const here = window.location;
+  if (!here.pathname.startsWith(prefix)) {
+    return;
+  }
+  const rest = here.pathname.slice(prefix.length) + here.search;
+  for (const link of document.querySelectorAll(".lang-switch a[hreflang]")) {
+    link.href = `/${link.getAttribute("hreflang")}/${rest}`;
+  }
+}
+document.addEventListener("htmx:pushedIntoHistory", followPushedAddress);
+document.addEventListener("htmx:replacedInHistory", followPushedAddress);

@@ -74,6 +74,25 @@ def test_switch_to_russian_on_a_card_page_and_stay(page, collection):
     assert "ничего не сохранено" in page.locator(".whatif-banner").inner_text()
 
 
+def test_the_language_switch_follows_an_htmx_whatif_and_search(page, collection):
+    card = Card.objects.filter(starter=False).order_by("token").first()
+    page.goto(f"{page.base_url}/en/cards/{card.token}/")
+    page.get_by_text("What if…?").click()
+    page.get_by_label("Burned stickers").fill("7")
+    page.get_by_role("button", name="Recompute").click()
+    page.wait_for_url(re.compile(r".*burned=7.*"))
+    page.get_by_role("navigation", name="Language").get_by_role("link", name="RU").click()
+    page.wait_for_url(re.compile(rf".*/ru/cards/{card.token}/\?.*burned=7.*"))
+    assert page.get_by_label("Сожжённые стикеры").input_value() == "7"
+    # The same for a search typed into the list (htmx pushes its address).
+    page.goto(f"{page.base_url}/ru/cards/")
+    page.locator("#q").fill("r:common")
+    page.locator("#q").press("Enter")
+    page.wait_for_url(re.compile(r".*q=r%3Acommon.*"))
+    page.get_by_role("navigation", name="Язык").get_by_role("link", name="EN").click()
+    page.wait_for_url(re.compile(r".*/en/cards/\?q=r%3Acommon.*"))
+
+
 def test_back_button_after_htmx_navigation(page, collection):
     page.goto(f"{page.base_url}/en/cards/?q=sort%3Atoken")
     first_page = page.locator(".card-tile-link").first.inner_text()
