@@ -93,6 +93,21 @@ def test_the_language_switch_follows_an_htmx_whatif_and_search(page, collection)
     page.wait_for_url(re.compile(r".*/en/cards/\?q=r%3Acommon.*"))
 
 
+def test_recompute_keeps_the_page_where_it_was(page, collection):
+    card = Card.objects.filter(starter=False).order_by("token").first()
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{page.base_url}/en/cards/{card.token}/")
+    page.get_by_text("What if…?").click()
+    page.get_by_label("Burned stickers").fill("3")
+    page.get_by_role("button", name="Recompute").scroll_into_view_if_needed()
+    before = page.evaluate("window.scrollY")
+    page.get_by_role("button", name="Recompute").click()
+    page.wait_for_url(re.compile(r".*burned=3.*"))
+    page.locator(".whatif-banner").wait_for()
+    assert abs(page.evaluate("window.scrollY") - before) < 50
+    assert page.get_by_role("button", name="Recompute").is_visible()
+
+
 def test_back_button_after_htmx_navigation(page, collection):
     page.goto(f"{page.base_url}/en/cards/?q=sort%3Atoken")
     first_page = page.locator(".card-tile-link").first.inner_text()
