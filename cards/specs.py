@@ -33,6 +33,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.db import connections, router
 from django.db.models import QuerySet
 from django.utils.translation import get_language
 from modeltranslation.utils import build_localized_fieldname
@@ -95,6 +96,13 @@ _CARD_COLUMNS: tuple[str, ...] = (
     *(f"{slot}__{col}" for slot in EQUIPPED_FIELDS for col in ("name", "supply", "kind")),
 )
 _SLOTS: tuple[Slot, ...] = tuple(Slot(s) for s in EQUIPPED_FIELDS)
+_WARDROBE_COLUMNS = (
+    "card_id",
+    "attribute__slot",
+    "attribute__name",
+    "attribute__supply",
+    "attribute__kind",
+)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -169,10 +177,14 @@ def _load(queryset: QuerySet[Card], combos: tuple[ComboSpec, ...]) -> list[tuple
         through = through.filter(card_id__in=[row[0] for row in rows])
     else:
         through = through.filter(card_id__in=queryset.values("id"))
-    for card_id, *attr in through.values_list(
-        "card_id", "attribute__slot", "attribute__name", "attribute__supply", "attribute__kind"
-    ).iterator(chunk_size=10000):
+    for card_id, *attr in through.values_list(*_WARDROBE_COLUMNS).iterator(chunk_size=10000):
         owned[card_id].append(attribute_spec(*attr))
+    return _built(rows, owned, combos)
+
+
+def _built(
+    rows: Iterable[tuple], owned: dict[int, list[AttributeSpec]], combos: tuple[ComboSpec, ...]
+) -> list[tuple[int, CardSpec]]:
     result = []
     for card_id, token, name, starter, rank, burned, *equipped in rows:
         attrs = tuple(
@@ -186,7 +198,7 @@ def _load(queryset: QuerySet[Card], combos: tuple[ComboSpec, ...]) -> list[tuple
             wardrobe=tuple(owned.get(card_id, ())),
             getgems_rank=rank,
             burned_stickers=burned,
-            starter=starter,
+            starter=bool(starter),  # SQLite's 0/1 when read without the ORM (_one_card)
             combos=combos,
         )
         result.append((card_id, spec))
@@ -207,12 +219,36 @@ def card_specs(
 
 
 def card_spec(card: Card | int, *, combos: tuple[ComboSpec, ...] | None = None) -> CardSpec:
-    """Engine input of one card (an instance or a token). ``Card.DoesNotExist`` if none."""
+    """Engine input of one card (an instance or a token). ``Card.DoesNotExist`` if none.
+
+    The same two queries as ``card_specs``, their SQL compiled once per database: for one
+    card, compiling the ORM's five joins cost ≈ 25× running them (every card page, every
+    what-if and every API call reads one card).
+    """
     token = card.token if isinstance(card, Card) else card
-    specs = card_specs(Card.objects.filter(token=token), combos=combos)
-    if not specs:
-        raise Card.DoesNotExist(f"No card with token {token}.")
-    return specs[0]
+    if combos is None:
+        combos = combo_specs(localized=True)
+    alias = router.db_for_read(Card)
+    card_sql, wardrobe_sql = _one_card_sql(alias, connections[alias].vendor)
+    with connections[alias].cursor() as cursor:
+        cursor.execute(card_sql, [token])
+        rows = cursor.fetchall()
+        if not rows:
+            raise Card.DoesNotExist(f"No card with token {token}.")
+        cursor.execute(wardrobe_sql, [rows[0][0]])
+        owned = {rows[0][0]: [attribute_spec(*attr) for _card, *attr in cursor.fetchall()]}
+    return _built(rows, owned, combos)[0][1]
+
+
+@functools.cache
+def _one_card_sql(alias: str, vendor: str) -> tuple[str, str]:
+    """The SQL of ``_load``'s two queries for one card and one card id (a parameter each)."""
+    card = Card.objects.using(alias).filter(token=0).order_by("token")
+    wardrobe = Card.wardrobe.through.objects.using(alias).filter(card_id__in=[0])
+    card_sql, card_params = card.values_list(*_CARD_COLUMNS).query.sql_with_params()
+    wardrobe_sql, wardrobe_params = wardrobe.values_list(*_WARDROBE_COLUMNS).query.sql_with_params()
+    assert list(card_params) == [0] and list(wardrobe_params) == [0], (card_params, wardrobe_params)
+    return card_sql, wardrobe_sql
 
 
 def iter_card_specs(

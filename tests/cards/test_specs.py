@@ -67,6 +67,18 @@ def test_query_counts_do_not_grow_with_the_wardrobe(catalogue, wardrobe, django_
     assert [len(b) for b in batches] == [2, 2, 1]
 
 
+def test_one_card_by_its_precompiled_queries_equals_the_orm_read(catalogue):
+    c = catalogue
+    make_card(1, starter=True)
+    make_card(2, head=c["crown"], getgems_rank=3, burned_stickers=9).wardrobe.add(c["hood"])
+    _give_wardrobe(make_card(3, background=c["nebula"]), 12, "Extra")
+    for token in (1, 2, 3):
+        (orm,) = card_specs(Card.objects.filter(token=token))
+        assert card_spec(token) == orm
+        assert type(card_spec(token).starter) is bool
+    assert card_spec(1).starter is True and card_spec(2).starter is False
+
+
 def test_card_specs_by_tokens_keeps_token_order(catalogue):
     for token in (9, 3, 7):
         make_card(token)
