@@ -123,6 +123,42 @@ def test_stat_searches_count_from_an_index_alone(demo, q):
     assert "COVERING INDEX cards_card_" in plan, plan
 
 
+def _sort_controls(html: str) -> tuple[list[str], list[str]]:
+    form = html[html.index('<form class="sort-form"') :]
+    form = form[: form.index("</form>")]
+    key = form[form.index('id="sort-key"') : form.index("</select>")]
+    direction = form[form.index('id="sort-dir"') :]
+    return (
+        re.findall(r'<option value="([^"]*)" selected>', key),
+        re.findall(r'<option value="([^"]*)" selected>', direction),
+    )
+
+
+def test_kept_parts_of_the_list_follow_the_sort_and_the_language(client, demo):
+    """The header and the sort controls are kept between renders (a fragment cache):
+    each render still shows its own sort chosen and its own language."""
+    for q, key, direction in [
+        ("atk>=1 sort:-atk", "atk", "desc"),
+        ("atk>=1 sort:atk", "atk", "asc"),
+        ("atk>=1 sort:hp", "hp", "asc"),
+        ("atk>=1", "rarity", "desc"),
+        ("atk>=1 sort:-atk", "atk", "desc"),
+    ]:
+        for lang, sort_by in [("en", "Sort by"), ("ru", "Сортировка")]:
+            for headers in ({}, {"HX-Request": "true"}):
+                html = client.get(f"/{lang}/cards/", {"q": q}, headers=headers).content.decode()
+                assert _sort_controls(html) == ([key], [direction]), (q, lang, headers)
+                assert f'<label for="sort-key">{sort_by}</label>' in html
+                assert f'action="/{lang}/cards/"' in html
+            if not headers:
+                assert f'href="/{lang}/cards/advanced/"' in html
+    english = client.get("/en/cards/", {"q": "hp>=1"}).content.decode()
+    russian = client.get("/ru/cards/", {"q": "hp>=1"}).content.decode()
+    assert "Search the collection" in english and "Search the collection" not in russian
+    assert 'href="/ru/cards/help/"' in russian  # the hint's link, in Russian too
+    assert 'value="hp&gt;=1"' in russian  # the visitor's own query, never a kept one
+
+
 def test_card_page_explains_the_card(client, demo):
     card = Card.objects.filter(rarity="legendary").first()
     breakdown = derive(card_spec(card.token))
