@@ -48,6 +48,9 @@ EQUIPPED_FIELDS: tuple[str, ...] = tuple(slot.value for slot in Slot)
 # Sortable rank of each rarity (free 0 … legendary 4), from the engine's order.
 RARITY_RANK: dict[str, int] = {r.value: r.rank for r in Rarity}
 
+# The stored stats a search compares most, in the order of the covering indexes' columns.
+STAT_COLUMNS: tuple[str, ...] = ("atk", "hp", "defense", "energy_cost", "ability")
+
 # A combo gives a rarity of the main catalogue: never Free, the starter tier.
 COMBO_RARITIES: tuple[Rarity, ...] = tuple(r for r in Rarity if r is not Rarity.FREE)
 
@@ -295,6 +298,24 @@ class Card(models.Model):
                 "token",
                 condition=Q(starter=False),
                 name="cards_card_list_default_idx",
+            ),
+            # Searches on the stored stats (``atk>=9 hp>=20``, ``r:rare nrg<=3``) counted and
+            # paged from an index alone: both hold every column such a search compares
+            # (``starter`` too, which the condition implies but SQLite only reads from the
+            # columns), so neither the count nor the page of ids reads a table row. The
+            # first is for a range on ATK or a full scan; the second walks the default order.
+            models.Index(
+                fields=[*STAT_COLUMNS, "rarity_rank", "token", "starter"],
+                condition=Q(starter=False),
+                name="cards_card_stats_cover_idx",
+            ),
+            models.Index(
+                F("rarity_rank").desc(),
+                "token",
+                *STAT_COLUMNS,
+                "starter",
+                condition=Q(starter=False),
+                name="cards_card_list_cover_idx",
             ),
             # Filter by one derived value, then page through in token order.
             models.Index(fields=["rarity_rank", "token"], name="cards_card_rarity_token_idx"),

@@ -78,6 +78,87 @@ def test_list_query_count_does_not_grow_with_the_page(client, demo, django_asser
         client.get("/en/cards/", {"q": "r>=rare sort:-atk"})
 
 
+def test_page_of_cards_loads_what_the_orm_would_in_one_query(demo, django_assert_num_queries):
+    from explorer.selectors import page_of_cards
+
+    ids = list(Card.objects.order_by("-token").values_list("pk", flat=True)[:7])
+    ids += list(Card.objects.filter(starter=True).values_list("pk", flat=True)[:2])
+    ids.append(10**9)  # no such card: left out
+    expected = Card.objects.select_related("head", "body", "paw", "background").in_bulk(ids)
+    with django_assert_num_queries(1):
+        cards = page_of_cards(ids)
+        names = [card.head.name + card.background.name for card in cards]  # already loaded
+    assert [card.pk for card in cards] == ids[:-1]  # the page's order
+    assert len(names) == len(cards)
+    for card in cards:
+        orm = expected[card.pk]
+        for field in Card._meta.concrete_fields:  # the same values, of the same types
+            mine, theirs = getattr(card, field.attname), getattr(orm, field.attname)
+            assert (mine, type(mine)) == (theirs, type(theirs)), field.name
+        for slot in ("head", "body", "paw", "background"):
+            assert getattr(card, slot).__dict__.keys() >= {"id", "name", "supply", "kind"}
+            for field in Attribute._meta.concrete_fields:
+                mine = getattr(getattr(card, slot), field.attname)
+                assert mine == getattr(getattr(orm, slot), field.attname)
+        assert not card._state.adding and card._state.db == "default"
+    assert page_of_cards([]) == []
+
+
+@pytest.mark.parametrize(
+    "q", ["atk>=9 hp>=20", "r:rare atk>=5 hp>=16", "-r:common atk>=10 hp>=18", "nrg<=3 def>=2"]
+)
+def test_stat_searches_count_from_an_index_alone(demo, q):
+    """A search on the stored stats is counted without reading a card's row (a covering
+    index): at 100,000 cards, what keeps its count near its time at 1,000."""
+    from django.db import connection
+
+    from explorer.selectors import search_cards
+
+    if connection.vendor != "sqlite":
+        pytest.skip("the plan's wording is SQLite's")
+    sql, params = search_cards(q).values_list("pk", flat=True).order_by().query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN QUERY PLAN SELECT COUNT(*) FROM ({sql})", params)
+        plan = " ".join(row[-1] for row in cursor.fetchall())
+    assert "COVERING INDEX cards_card_" in plan, plan
+
+
+def _sort_controls(html: str) -> tuple[list[str], list[str]]:
+    form = html[html.index('<form class="sort-form"') :]
+    form = form[: form.index("</form>")]
+    key = form[form.index('id="sort-key"') : form.index("</select>")]
+    direction = form[form.index('id="sort-dir"') :]
+    return (
+        re.findall(r'<option value="([^"]*)" selected>', key),
+        re.findall(r'<option value="([^"]*)" selected>', direction),
+    )
+
+
+def test_kept_parts_of_the_list_follow_the_sort_and_the_language(client, demo):
+    """The header and the sort controls are kept between renders (a fragment cache):
+    each render still shows its own sort chosen and its own language."""
+    for q, key, direction in [
+        ("atk>=1 sort:-atk", "atk", "desc"),
+        ("atk>=1 sort:atk", "atk", "asc"),
+        ("atk>=1 sort:hp", "hp", "asc"),
+        ("atk>=1", "rarity", "desc"),
+        ("atk>=1 sort:-atk", "atk", "desc"),
+    ]:
+        for lang, sort_by in [("en", "Sort by"), ("ru", "Сортировка")]:
+            for headers in ({}, {"HX-Request": "true"}):
+                html = client.get(f"/{lang}/cards/", {"q": q}, headers=headers).content.decode()
+                assert _sort_controls(html) == ([key], [direction]), (q, lang, headers)
+                assert f'<label for="sort-key">{sort_by}</label>' in html
+                assert f'action="/{lang}/cards/"' in html
+            if not headers:
+                assert f'href="/{lang}/cards/advanced/"' in html
+    english = client.get("/en/cards/", {"q": "hp>=1"}).content.decode()
+    russian = client.get("/ru/cards/", {"q": "hp>=1"}).content.decode()
+    assert "Search the collection" in english and "Search the collection" not in russian
+    assert 'href="/ru/cards/help/"' in russian  # the hint's link, in Russian too
+    assert 'value="hp&gt;=1"' in russian  # the visitor's own query, never a kept one
+
+
 def test_card_page_explains_the_card(client, demo):
     card = Card.objects.filter(rarity="legendary").first()
     breakdown = derive(card_spec(card.token))
