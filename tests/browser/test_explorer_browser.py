@@ -108,6 +108,18 @@ def test_recompute_keeps_the_page_where_it_was(page, collection):
     assert page.get_by_role("button", name="Recompute").is_visible()
 
 
+def test_the_next_page_of_results_starts_at_its_top(page, collection):
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(f"{page.base_url}/en/cards/?q=sort%3Atoken")
+    link = page.locator(".pagination").get_by_role("link", name="2")
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_url(re.compile(r".*page=2.*"))
+    page.wait_for_timeout(300)
+    top = page.evaluate("document.getElementById('results').getBoundingClientRect().top")
+    assert -2 < top < 100
+
+
 def test_back_button_after_htmx_navigation(page, collection):
     page.goto(f"{page.base_url}/en/cards/?q=sort%3Atoken")
     first_page = page.locator(".card-tile-link").first.inner_text()
