@@ -22,23 +22,28 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Paginator
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import QuerySet
 from django.http import FileResponse, HttpRequest, HttpResponse
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page
 
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
+from cards.specs import attribute_spec
 from core.cache import cached_page
 from engine.derive import derive
-from engine.serialize import breakdown_to_json, card_to_json
+from engine.serialize import breakdown_json, card_to_json
+from engine.types import CardSpec, Slot
 
 from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
 from .query import describe
-from .selectors import one_card_spec, search_cards
+from .selectors import combos, search_cards
 
 __all__ = ["api_view", "error_response"]
 
@@ -47,9 +52,18 @@ BULK_CACHE_CONTROL = "public, max-age=300"
 SAFE_METHODS = ("GET", "HEAD")
 
 
+_encode_json = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), check_circular=False
+).encode
+
+
 def _json(data: Any, status: int = 200) -> HttpResponse:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    response = HttpResponse(body, status=status, content_type="application/json")
+    return _json_text(_encode_json(data), status)
+
+
+def _json_text(text: str, status: int = 200) -> HttpResponse:
+    """A response of JSON text already written (compact, UTF-8)."""
+    response = HttpResponse(text.encode(), status=status, content_type="application/json")
     if status == 200:
         response["Cache-Control"] = CACHE_CONTROL
     return response
@@ -146,25 +160,155 @@ def csrf_refused(request: HttpRequest) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------
+# Reads compiled once
+
+
+# Values no query of the API holds otherwise (they count down from here), within every
+# integer column's range (Django reads an out-of-range value as "matches nothing").
+_MARKER = 2_147_480_000
+
+
+class _Prepared:
+    """A read compiled to SQL once per process, database and number of values, then run
+    with new values.
+
+    Django compiles a queryset's SQL every time it is evaluated; for the API's small
+    look-ups (a card, its wardrobe, a page of rows by id) compiling cost several times
+    what the database took to answer. ``build(*markers)`` gives the queryset (a
+    ``values_list``) with each marker where a value goes; ``rows(*values)`` runs its SQL
+    with the values in their places, and passes the rows through the ORM's own
+    converters (booleans, decimals), so they are what the queryset would give.
+    """
+
+    def __init__(self, build: Callable[..., QuerySet[Any]]) -> None:
+        self._build = build
+        self._compiled: dict[tuple[str, int], tuple[str, list[Any], dict[int, int], list]] = {}
+
+    def _compile(self, using: str, count: int) -> tuple[str, list[Any], dict[int, int], list]:
+        markers = [_MARKER - i for i in range(count)]
+        compiler = self._build(*markers).query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        places = {at: markers.index(p) for at, p in enumerate(params) if p in markers}
+        if sorted(places.values()) != list(range(count)):
+            raise ValueError("each marker must stand once in the query's parameters")
+        fields = [column[0] for column in compiler.select[: compiler.col_count]]
+        converters = list(compiler.get_converters(fields).items())
+        return sql, list(params), places, converters
+
+    def rows(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[tuple[Any, ...]]:
+        key = (using, len(values))
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = self._compile(using, len(values))
+        sql, params, places, converters = compiled
+        params = params.copy()
+        for at, index in places.items():
+            params[at] = values[index]
+        connection = connections[using]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if not converters:
+            return rows
+        out = []
+        for row in rows:
+            row = list(row)
+            for pos, (functions, expression) in converters:
+                value = row[pos]
+                for function in functions:
+                    value = function(value, expression, connection)
+                row[pos] = value
+            out.append(tuple(row))
+        return out
+
+
+# ---------------------------------------------------------------------------
 # Cards
 
 
+_SLOTS = tuple(Slot(slot) for slot in EQUIPPED_FIELDS)
+_CARD_ROW = _Prepared(
+    lambda token: (
+        Card.objects.filter(token=token)
+        .order_by("token")
+        .values_list(
+            "id",
+            "token",
+            "name",
+            "starter",
+            "getgems_rank",
+            "burned_stickers",
+            *(
+                f"{slot}__{column}"
+                for slot in EQUIPPED_FIELDS
+                for column in ("name", "supply", "kind")
+            ),
+        )
+    )
+)
+# The same look-up as ``cards.specs.card_spec``'s, so the wardrobe comes in the same order.
+_WARDROBE_ROWS = _Prepared(
+    lambda card_id: Card.wardrobe.through.objects.filter(card_id__in=[card_id]).values_list(
+        "card_id", "attribute__slot", "attribute__name", "attribute__supply", "attribute__kind"
+    )
+)
+
+
+def _card_spec(token: int) -> CardSpec | None:
+    """A card's engine input, as ``cards.specs.card_spec`` makes it (two queries, each
+    compiled once; the combos are kept per collection version), or None."""
+    found = _CARD_ROW.rows(token)
+    if not found:
+        return None
+    card_id, token, name, starter, rank, burned, *equipped = found[0]
+    return CardSpec(
+        token=token,
+        name=name,
+        equipped=tuple(
+            attribute_spec(slot.value, *equipped[i * 3 : i * 3 + 3])
+            for i, slot in enumerate(_SLOTS)
+        ),
+        wardrobe=tuple(attribute_spec(*row[1:]) for row in _WARDROBE_ROWS.rows(card_id)),
+        getgems_rank=rank,
+        burned_stickers=burned,
+        starter=starter,
+        combos=combos(),
+    )
+
+
 _SENTINEL = 987654321  # a token no path holds otherwise, replaced by each card's
+_LINKS = (
+    ("picture_url", "explorer:card-picture"),
+    ("page_url", "explorer:card-detail"),
+    ("uri", "api:card-breakdown"),
+)
+_link_paths: dict[tuple[Any, ...], tuple[tuple[str, str, str], ...]] = {}
+
+
+def _card_link_paths() -> tuple[tuple[str, str, str], ...]:
+    """(key, path before the token, path after it) of a card's three links, reversed once
+    per language, script prefix and URLconf (a page has up to 200 cards: reversing 600
+    URLs was a third of the search's time, and 3 a tenth of a card's)."""
+    key = (get_language(), get_script_prefix(), get_urlconf())
+    paths = _link_paths.get(key)
+    if paths is None:
+        sentinel = str(_SENTINEL)
+        paths = tuple(
+            (name, *reverse(route, args=[_SENTINEL]).split(sentinel, 1)) for name, route in _LINKS
+        )
+        if len(_link_paths) < 64:
+            _link_paths[key] = paths
+    return paths  # type: ignore[return-value]
 
 
 def _card_links_maker(request: HttpRequest) -> Callable[[int], dict[str, str]]:
-    """A card's three links, each resolved once per request (a page has up to 200 cards:
-    reversing 600 URLs was a third of the search's time)."""
+    """A card's three links (absolute), for any number of cards of one request."""
     origin = request.build_absolute_uri("/")[:-1]
-    templates = {
-        "picture_url": reverse("explorer:card-picture", args=[_SENTINEL]),
-        "page_url": reverse("explorer:card-detail", args=[_SENTINEL]),
-        "uri": reverse("api:card-breakdown", args=[_SENTINEL]),
-    }
-    sentinel = str(_SENTINEL)
+    paths = [(name, origin + before, after) for name, before, after in _card_link_paths()]
 
     def links(token: int) -> dict[str, str]:
-        return {key: origin + path.replace(sentinel, str(token)) for key, path in templates.items()}
+        text = str(token)
+        return {name: before + text + after for name, before, after in paths}
 
     return links
 
@@ -179,27 +323,24 @@ def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
     """A card: its facts and links at the top, then its whole breakdown."""
     if token > MAX_TOKEN:
         return error_response(404, "not_found", _("There is no card with that token."))
-    try:
-        spec = one_card_spec(token)
-    except Card.DoesNotExist:
+    spec = _card_spec(token)
+    if spec is None:
         return error_response(
             404, "not_found", _("There is no card #%(token)s.") % {"token": token}
         )
     card = card_to_json(spec)
-    card.pop("combos", None)
-    data = {
+    head = {
         "object": "card",
         "token": spec.token,
         "name": spec.name,
         "starter": spec.starter,
         "equipped": card["equipped"],
-        "wardrobe": card.get("wardrobe", []),
+        "wardrobe": card["wardrobe"],
         "getgems_rank": spec.getgems_rank,
         "burned_stickers": spec.burned_stickers,
         **_card_links(request, spec.token),
-        **breakdown_to_json(derive(spec)),
     }
-    return _json(data)
+    return _json_text(breakdown_json(derive(spec), head=head))
 
 
 _ROW_FIELDS = (
