@@ -723,9 +723,31 @@ def _json_text(value: Any) -> str:
         return (
             "{" + ",".join([f"{_string(_key(k))}:{_json_text(v)}" for k, v in value.items()]) + "}"
         )
-    if kind is AttributeSpec or kind is SupplySlot or kind is ComboSpec:
+    if kind is AttributeSpec or kind is ComboSpec:
         return _memo(value, _spec_text)
+    if kind is SupplySlot:  # made for each card, around shared attributes
+        attr = value.attribute
+        substitute = value.substitute
+        return (
+            f'{{"slot":{_string(value.slot._value_)},"name":{_string(attr.name)},'
+            f'"supply":{_scalar(attr.supply)},"effective_supply":'
+            f'{_scalar(value.effective_supply)},"substitute":'
+            f"{'null' if substitute is None else _memo(substitute, _spec_text)}}}"
+        )
+    if kind is Requirement:
+        return _memo(value, _requirement_text)
     return _dump(_plain(value))
+
+
+def _requirement_text(req: Requirement) -> str:
+    return _dump(_requirement(req))
+
+
+def _next_tier_text(next_tier: NextTier | None) -> str:
+    if next_tier is None:
+        return "null"
+    paths = ",".join([_memo(p, _requirement_text) for p in next_tier.paths])
+    return f'{{"target":{_string(next_tier.target._value_)},"paths":[{paths}]}}'
 
 
 def _spec_text(value: Any) -> str:
@@ -737,7 +759,7 @@ def _step_text(step: Any) -> str:
 
 
 def _rule_text(r: Any) -> str:
-    next_tier = "null" if r.next_tier is None else _dump(_requirement(r.next_tier))
+    next_tier = "null" if r.next_tier is None else _memo(r.next_tier, _requirement_text)
     return (
         f'{{"rarity":{_string(r.rarity._value_)},"evidence":{_json_text(r.evidence)},'
         f'"next_tier":{next_tier}}}'
@@ -852,7 +874,6 @@ def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
         effect = b.effect(slot)
         text = "null" if effect is None else _memo(effect, _effect_text)
         effects.append(f"{_string(slot._value_)}:{text}")
-    next_tier = b.next_tier
     members = {
         "token": int.__repr__(b.token),
         "rarity": _string(b.rarity._value_),
@@ -868,7 +889,7 @@ def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
         f'"ability":{stats.ability}}}',
         "energy_cost": int.__repr__(b.energy_cost),
         "effects": "{" + ",".join(effects) + "}",
-        "next_tier": "null" if next_tier is None else _dump(_next_tier(next_tier)),
+        "next_tier": _next_tier_text(b.next_tier),
         "wardrobe_score": "null"
         if b.wardrobe_score is None
         else _string(format_score(b.wardrobe_score)),
