@@ -227,40 +227,31 @@ class _Prepared:
 
 
 _SLOTS = tuple(Slot(slot) for slot in EQUIPPED_FIELDS)
-_CARD_ROW = _Prepared(
-    lambda token: (
-        Card.objects.filter(token=token)
-        .order_by("token")
-        .values_list(
-            "id",
-            "token",
-            "name",
-            "starter",
-            "getgems_rank",
-            "burned_stickers",
-            *(
-                f"{slot}__{column}"
-                for slot in EQUIPPED_FIELDS
-                for column in ("name", "supply", "kind")
-            ),
-        )
-    )
-)
-# The same look-up as ``cards.specs.card_spec``'s, so the wardrobe comes in the same order.
-_WARDROBE_ROWS = _Prepared(
-    lambda card_id: Card.wardrobe.through.objects.filter(card_id__in=[card_id]).values_list(
-        "card_id", "attribute__slot", "attribute__name", "attribute__supply", "attribute__kind"
+# A card with its equipped attributes, one row per wardrobe attribute (or one row of
+# nulls there): the engine sorts the wardrobe, so the rows' order does not matter.
+_CARD_ROWS = _Prepared(
+    lambda token: Card.objects.filter(token=token).values_list(
+        "token",
+        "name",
+        "starter",
+        "getgems_rank",
+        "burned_stickers",
+        *(f"{slot}__{column}" for slot in EQUIPPED_FIELDS for column in ("name", "supply", "kind")),
+        "wardrobe__slot",
+        "wardrobe__name",
+        "wardrobe__supply",
+        "wardrobe__kind",
     )
 )
 
 
 def _card_spec(token: int) -> CardSpec | None:
-    """A card's engine input, as ``cards.specs.card_spec`` makes it (two queries, each
-    compiled once; the combos are kept per collection version), or None."""
-    found = _CARD_ROW.rows(token)
-    if not found:
+    """A card's engine input, as ``cards.specs.card_spec`` makes it, or None: one query,
+    compiled once (the combos are kept per collection version)."""
+    rows = _CARD_ROWS.rows(token)
+    if not rows:
         return None
-    card_id, token, name, starter, rank, burned, *equipped = found[0]
+    token, name, starter, rank, burned, *equipped = rows[0][:-4]
     return CardSpec(
         token=token,
         name=name,
@@ -268,7 +259,7 @@ def _card_spec(token: int) -> CardSpec | None:
             attribute_spec(slot.value, *equipped[i * 3 : i * 3 + 3])
             for i, slot in enumerate(_SLOTS)
         ),
-        wardrobe=tuple(attribute_spec(*row[1:]) for row in _WARDROBE_ROWS.rows(card_id)),
+        wardrobe=tuple(attribute_spec(*row[-4:]) for row in rows if row[-4] is not None),
         getgems_rank=rank,
         burned_stickers=burned,
         starter=starter,
