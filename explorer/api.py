@@ -21,9 +21,8 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
-from django.core.paginator import Paginator
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet, Window
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -82,6 +81,8 @@ def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """GET and HEAD only (other methods: a JSON 405), conditional on the body's ETag,
     varying on Accept-Language (errors and page links are in the request's language)."""
 
+    conditional = conditional_page(view)  # once: the decorator builds a middleware
+
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method not in SAFE_METHODS:
@@ -93,7 +94,7 @@ def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             )
             response["Allow"] = ", ".join(SAFE_METHODS)
         else:
-            response = conditional_page(view)(request, *args, **kwargs)
+            response = conditional(request, *args, **kwargs)
             if response.status_code == 304:
                 response["Cache-Control"] = CACHE_CONTROL
         patch_vary_headers(response, ("Accept-Language",))
@@ -354,29 +355,51 @@ _ROW_FIELDS = (
 )
 
 
-def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -> dict[str, Any]:
-    score = row.pop("wardrobe_score")
-    equipped = {slot: row.pop(f"{slot}__name") for slot in EQUIPPED_FIELDS}
+# One row per card of a page, by id: compiled once per page length.
+_SUMMARY_ROWS = _Prepared(
+    lambda *ids: Card.objects.filter(pk__in=ids).values_list("pk", *_ROW_FIELDS)
+)
+_AT = {name: i + 1 for i, name in enumerate(_ROW_FIELDS)}  # a field's place in a row
+_EQUIPPED_AT = tuple((slot, _AT[f"{slot}__name"]) for slot in EQUIPPED_FIELDS)
+
+
+def _card_summary(links: Callable[[int], dict[str, str]], row: tuple[Any, ...]) -> dict[str, Any]:
+    at = _AT
+    score = row[at["wardrobe_score"]]
+    token = row[at["token"]]
     return {
         "object": "card",
-        "token": row["token"],
-        "name": row["name"],
-        "starter": row["starter"],
-        "equipped": equipped,
-        "rarity": row["rarity"],
-        "role": row["role"],
-        "skill_affinity": row["skill_affinity"],
-        "active_skill": row["active_skill"],
-        "energy_cost": row["energy_cost"],
-        "atk": row["atk"],
-        "hp": row["hp"],
-        "def": row["defense"],
-        "ability": row["ability"],
-        "getgems_rank": row["getgems_rank"],
-        "burned_stickers": row["burned_stickers"],
+        "token": token,
+        "name": row[at["name"]],
+        "starter": row[at["starter"]],
+        "equipped": {slot: row[i] for slot, i in _EQUIPPED_AT},
+        "rarity": row[at["rarity"]],
+        "role": row[at["role"]],
+        "skill_affinity": row[at["skill_affinity"]],
+        "active_skill": row[at["active_skill"]],
+        "energy_cost": row[at["energy_cost"]],
+        "atk": row[at["atk"]],
+        "hp": row[at["hp"]],
+        "def": row[at["defense"]],
+        "ability": row[at["ability"]],
+        "getgems_rank": row[at["getgems_rank"]],
+        "burned_stickers": row[at["burned_stickers"]],
         "wardrobe_score": None if score is None else str(score),
-        **links(row["token"]),
+        **links(token),
     }
+
+
+def _page(found: QuerySet[Card], number: int, size: int) -> tuple[list[int], int | None]:
+    """One page of the cards ``found`` (their ids in its order) and how many it finds in
+    all: one query (the count is a window over the whole search). None for the count
+    when the page is past the end (then nothing tells it, and nothing needs it)."""
+    start = (number - 1) * size
+    rows = list(
+        found.annotate(_found=Window(Count("pk"))).values_list("pk", "_found")[start : start + size]
+    )
+    if not rows:
+        return [], (0 if number == 1 else None)
+    return [pk for pk, _total in rows], rows[0][1]
 
 
 @api_view
@@ -390,15 +413,12 @@ def card_search(request: HttpRequest) -> HttpResponse:
     text = str(form.data.get("q", ""))
     size, number = form.size, form.number
     query = form.cleaned_data["q"]
-    found = search_cards(query)
-    paginator = Paginator(found.values_list("pk", flat=True), size)
-    if number > paginator.num_pages:
+    ids, count = _page(search_cards(query), number, size)
+    if count is None:
         return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number})
-    page = paginator.page(number)
-    ids = list(page.object_list)
-    rows = {row["token"]: row for row in Card.objects.filter(pk__in=ids).values("pk", *_ROW_FIELDS)}
+    pages = max(1, -(-count // size))  # as Django's Paginator counts them
     order = {pk: i for i, pk in enumerate(ids)}
-    ordered = sorted(rows.values(), key=lambda row: order[row.pop("pk")])
+    rows = sorted(_SUMMARY_ROWS.rows(*ids) if ids else (), key=lambda row: order[row[0]])
     base = reverse("api:card-search")
     links = _card_links_maker(request)
 
@@ -410,12 +430,12 @@ def card_search(request: HttpRequest) -> HttpResponse:
             "object": "list",
             "query": text,
             "described": describe(query),
-            "count": paginator.count,
+            "count": count,
             "page": number,
-            "pages": paginator.num_pages,
-            "next": link(number + 1) if page.has_next() else None,
-            "previous": link(number - 1) if page.has_previous() else None,
-            "results": [_card_summary(links, row) for row in ordered],
+            "pages": pages,
+            "next": link(number + 1) if number < pages else None,
+            "previous": link(number - 1) if number > 1 else None,
+            "results": [_card_summary(links, row) for row in rows],
         },
     )
 

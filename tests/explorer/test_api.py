@@ -154,6 +154,109 @@ def test_search_is_paginated_with_links_and_card_objects(client, demo):
     assert data["described"] == ["Rarity is at least Rare"]
 
 
+def _old_search(params: dict) -> dict:
+    """The search's JSON as the view made it before (Django's Paginator: a count, one
+    page of ids, then those cards' rows), to compare with."""
+    from django.core.paginator import Paginator
+
+    from explorer.api import _ROW_FIELDS
+    from explorer.forms import ApiSearchForm
+    from explorer.query import describe
+    from explorer.selectors import search_cards
+
+    form = ApiSearchForm(params)
+    assert form.is_valid()
+    query, size, number = form.cleaned_data["q"], form.size, form.number
+    paginator = Paginator(search_cards(query).values_list("pk", flat=True), size)
+    if number > paginator.num_pages:
+        return {"code": "no_page"}
+    page = paginator.page(number)
+    ids = list(page.object_list)
+    rows = {r["pk"]: r for r in Card.objects.filter(pk__in=ids).values("pk", *_ROW_FIELDS)}
+    results = []
+    for pk in ids:
+        row = rows[pk]
+        token = row["token"]
+        results.append(
+            {
+                "object": "card",
+                "token": token,
+                "name": row["name"],
+                "starter": row["starter"],
+                "equipped": {s: row[f"{s}__name"] for s in ("head", "body", "paw", "background")},
+                **{k: row[k] for k in ("rarity", "role", "skill_affinity", "active_skill")},
+                "energy_cost": row["energy_cost"],
+                "atk": row["atk"],
+                "hp": row["hp"],
+                "def": row["defense"],
+                "ability": row["ability"],
+                "getgems_rank": row["getgems_rank"],
+                "burned_stickers": row["burned_stickers"],
+                "wardrobe_score": None
+                if row["wardrobe_score"] is None
+                else str(row["wardrobe_score"]),
+                "picture_url": f"http://testserver/en/cards/{token}/picture.svg",
+                "page_url": f"http://testserver/en/cards/{token}/",
+                "uri": f"http://testserver/api/cards/{token}",
+            }
+        )
+    return {
+        "count": paginator.count,
+        "pages": paginator.num_pages,
+        "has_next": page.has_next(),
+        "has_previous": page.has_previous(),
+        "described": describe(query),
+        "results": results,
+    }
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "",
+        "r>=rare sort:token",
+        "r:legendary or r:epic sort:-atk",
+        "atk>=9 hp>=20 sort:hp",
+        "-r:common sort:-token",
+        "is:starter",
+        "sort:-score",
+        "sort:rank",
+        "r:legendary atk>=99",
+    ],
+)
+def test_search_pages_are_what_the_paginator_made(client, demo, q):
+    """One query gives the page and the count (a window over the search): every page of
+    these searches, the last one and one past it, are what Django's Paginator gave."""
+    for size in (7, 50):
+        pages = client.get("/api/cards", {"q": q, "page_size": str(size)}).json()["pages"]
+        for number in sorted({1, 2, 3, pages, pages + 1}):
+            params = {"q": q, "page": str(number), "page_size": str(size)}
+            expected = _old_search(params)
+            response = client.get("/api/cards", params)
+            if expected == {"code": "no_page"}:
+                assert number > pages
+                assert_error(response, 404, "no_page")
+                continue
+            data = response.json()
+            assert data["count"] == expected["count"] and data["pages"] == expected["pages"]
+            assert (data["next"] is not None) == expected["has_next"]
+            assert (data["previous"] is not None) == expected["has_previous"]
+            assert data["described"] == expected["described"]
+            assert data["results"] == expected["results"], (q, size, number)
+
+
+def test_a_searchs_first_view_is_two_queries(client, demo, django_assert_num_queries):
+    """A page of ids with the count, then those cards' rows; past the end, one."""
+    assert client.get("/api/cards", {"q": "r>=rare"}).status_code == 200
+    with django_assert_num_queries(2):
+        assert client.get("/api/cards", {"q": "r>=epic"}).status_code == 200
+    with django_assert_num_queries(1):
+        assert client.get("/api/cards", {"q": "r>=epic", "page": "999"}).status_code == 404
+    with django_assert_num_queries(1):
+        data = client.get("/api/cards", {"q": "atk>=999"}).json()
+    assert data["count"] == 0 and data["pages"] == 1 and data["results"] == []
+
+
 def test_search_speaks_the_boolean_language(client, demo):
     data = client.get("/api/cards", {"q": "r:legendary or r:epic", "page_size": "200"}).json()
     expected = Card.objects.filter(rarity__in=["legendary", "epic"], starter=False).count()
