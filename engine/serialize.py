@@ -831,8 +831,24 @@ def _effect_text(effect: Any) -> str:
     return _dump(_effect(effect))
 
 
-def _joined(items: Any, build: Any) -> str:
-    return "[" + ",".join([_memo(item, build) for item in items]) + "]"
+def _joined(items: Any, build: Any, own: Any = None) -> str:
+    """A JSON list of ``items``' texts, each from the memo (looked up here first: this is
+    the hot loop); ``own(item)`` says which items to write without keeping them."""
+    young = _young
+    texts = []
+    for item in items:
+        found = young.get(id(item))
+        if found is not None and found[0] is item:
+            texts.append(found[1])
+        elif own is not None and own(item):
+            texts.append(build(item))
+        else:
+            texts.append(_memo(item, build))
+    return "[" + ",".join(texts) + "]"
+
+
+def _own_step(step: Any) -> bool:
+    return step.code in _OWN_STEPS
 
 
 def _scalar(value: Any) -> str:
@@ -846,6 +862,37 @@ def _scalar(value: Any) -> str:
     if isinstance(value, str):
         return _string(value)
     return int.__repr__(value)
+
+
+_MEMBER_KEYS = {
+    key: _string(key) + ":"
+    for key in (
+        "token",
+        "rarity",
+        "decided_by",
+        "rules",
+        "role",
+        "skill_affinity",
+        "active_skill",
+        "template",
+        "stats",
+        "energy_cost",
+        "effects",
+        "next_tier",
+        "wardrobe_score",
+        "rule_details",
+        "role_source",
+        "role_votes",
+        "role_totals",
+        "skill_source",
+        "skill_table",
+        "skill_scores",
+        "skill_tie_break",
+        "stat_layers",
+        "undercharge",
+        "trace",
+    )
+}
 
 
 def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
@@ -877,7 +924,7 @@ def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
     members = {
         "token": int.__repr__(b.token),
         "rarity": _string(b.rarity._value_),
-        "decided_by": _dump(list(b.decided_by)),
+        "decided_by": "[" + ",".join([_string(rule) for rule in b.decided_by]) + "]",
         "rules": "{"
         + ",".join([f"{_string(r.key)}:{_string(r.rarity._value_)}" for r in b.rules])
         + "}",
@@ -912,7 +959,9 @@ def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
         "skill_scores": "{"
         + ",".join([f"{_string(skill._value_)}:{n}" for skill, n in b.skill_scores])
         + "}",
-        "skill_tie_break": _dump(
+        "skill_tie_break": "[]"
+        if not b.skill_tie_break
+        else _dump(
             [
                 {
                     "slot": e.slot._value_,
@@ -928,18 +977,10 @@ def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
         ),
         "stat_layers": _memo(b.stat_layers, _layers_text),
         "undercharge": _memo(b.undercharge, _undercharge_text),
-        "trace": "["
-        + ",".join(
-            [
-                _step_text(step) if step.code in _OWN_STEPS else _memo(step, _step_text)
-                for step in b.trace
-            ]
-        )
-        + "]",
+        "trace": _joined(b.trace, _step_text, _own_step),
     }
-    parts = [
-        f"{_string(key)}:{text}" for key, text in members.items() if not head or key not in head
-    ]
+    keys = _MEMBER_KEYS
+    parts = [keys[key] + text for key, text in members.items() if not head or key not in head]
     if head:
         first = _dump(dict(head))
         if first != "{}":
