@@ -709,22 +709,26 @@ _OWN_RULES = frozenset({"supply_count", "wardrobe_score", "combo"})
 
 
 def _json_text(value: Any) -> str:
-    """``_dump(_plain(value))``, written directly, with the specs' text kept (``_memo``)."""
+    """``_dump(_plain(value))``, written directly, with the specs' text kept (``_memo``).
+
+    The commonest kinds first; the abstract ``Mapping`` check (slow) comes last.
+    """
     kind = value.__class__
     if kind is str:
         return _string(value)
-    if kind in _SCALARS:
-        return _scalar(value) if kind is not float else _dump(value)
+    if kind is int:
+        return int.__repr__(value)
     if kind in _ENUMS:
         return _scalar(value._value_)
-    if kind in _SEQUENCES:
+    if kind is tuple or kind is list:
         return "[" + ",".join([_json_text(v) for v in value]) + "]"
-    if kind in _MAPPINGS or isinstance(value, Mapping):
-        return (
-            "{" + ",".join([f"{_string(_key(k))}:{_json_text(v)}" for k, v in value.items()]) + "}"
-        )
+    if kind is dict or kind is MappingProxyType:
+        return _object_text(value)
+    if value is None or kind is bool:
+        return _scalar(value)
     if kind is AttributeSpec or kind is ComboSpec:
-        return _memo(value, _spec_text)
+        found = _young.get(id(value))
+        return found[1] if found is not None and found[0] is value else _memo(value, _spec_text)
     if kind is SupplySlot:  # made for each card, around shared attributes
         attr = value.attribute
         substitute = value.substitute
@@ -736,7 +740,15 @@ def _json_text(value: Any) -> str:
         )
     if kind is Requirement:
         return _memo(value, _requirement_text)
+    if kind is float:
+        return _dump(value)
+    if isinstance(value, Mapping):
+        return _object_text(value)
     return _dump(_plain(value))
+
+
+def _object_text(value: Mapping[Any, Any]) -> str:
+    return "{" + ",".join([f"{_string(_key(k))}:{_json_text(v)}" for k, v in value.items()]) + "}"
 
 
 def _requirement_text(req: Requirement) -> str:
