@@ -2,7 +2,9 @@
 match's values (combat profiles, actions, events).
 
 Shared by the command line, the site's JSON API, the import command and the match demo
-(which stores its decks and actions in this form).
+(which stores its decks and actions in this form). ``breakdown_to_json`` gives a
+Breakdown as plain data; ``breakdown_json`` gives the same as compact JSON text, written
+from pieces kept between cards (the API's card body).
 Input errors raise ``InvalidCardError`` whose ``field`` is the path of the
 offending value (``"equipped.paw.supply"``) and whose ``str()`` is one line.
 
@@ -655,8 +657,9 @@ _dump = _compact.encode
 _string = json.encoder.encode_basestring  # what _compact writes for a str (C version)
 
 #: Pieces of text kept per generation (two generations at most: the pieces still in use
-#: move to the young one, the others go with the old one). A piece is a few hundred bytes.
-TEXT_MEMO_SIZE = 1 << 15
+#: move to the young one, the others go with the old one). A piece is about 300 bytes
+#: with its entry, so the memo stays under ~10 MB; the demo's 1,000 cards need ~11,000.
+TEXT_MEMO_SIZE = 1 << 14
 _young: dict[int, tuple[object, str]] = {}
 _old: dict[int, tuple[object, str]] = {}
 
