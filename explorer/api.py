@@ -355,7 +355,7 @@ _ROW_FIELDS = (
 )
 
 
-# One row per card of a page, by id: compiled once per page length.
+# One row per card of a page, by id: compiled once per page size.
 _SUMMARY_ROWS = _Prepared(
     lambda *ids: Card.objects.filter(pk__in=ids).values_list("pk", *_ROW_FIELDS)
 )
@@ -418,7 +418,9 @@ def card_search(request: HttpRequest) -> HttpResponse:
         return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number})
     pages = max(1, -(-count // size))  # as Django's Paginator counts them
     order = {pk: i for i, pk in enumerate(ids)}
-    rows = sorted(_SUMMARY_ROWS.rows(*ids) if ids else (), key=lambda row: order[row[0]])
+    # A short (last) page repeats its first id: one compiled query per page size.
+    padded = ids + ids[:1] * (size - len(ids))
+    rows = sorted(_SUMMARY_ROWS.rows(*padded) if ids else (), key=lambda row: order[row[0]])
     base = reverse("api:card-search")
     links = _card_links_maker(request)
 
