@@ -21,24 +21,28 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
-from django.core.paginator import Paginator
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Count, QuerySet, Window
 from django.http import FileResponse, HttpRequest, HttpResponse
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page
 
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
+from cards.specs import attribute_spec
 from core.cache import cached_page
 from engine.derive import derive
-from engine.serialize import breakdown_to_json, card_to_json
+from engine.serialize import breakdown_json, card_to_json
+from engine.types import CardSpec, Slot
 
 from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
 from .query import describe
-from .selectors import one_card_spec, search_cards
+from .selectors import combos, search_cards
 
 __all__ = ["api_view", "error_response"]
 
@@ -47,9 +51,18 @@ BULK_CACHE_CONTROL = "public, max-age=300"
 SAFE_METHODS = ("GET", "HEAD")
 
 
+_encode_json = json.JSONEncoder(
+    ensure_ascii=False, separators=(",", ":"), check_circular=False
+).encode
+
+
 def _json(data: Any, status: int = 200) -> HttpResponse:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    response = HttpResponse(body, status=status, content_type="application/json")
+    return _json_text(_encode_json(data), status)
+
+
+def _json_text(text: str, status: int = 200) -> HttpResponse:
+    """A response of JSON text already written (compact, UTF-8)."""
+    response = HttpResponse(text.encode(), status=status, content_type="application/json")
     if status == 200:
         response["Cache-Control"] = CACHE_CONTROL
     return response
@@ -68,6 +81,8 @@ def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """GET and HEAD only (other methods: a JSON 405), conditional on the body's ETag,
     varying on Accept-Language (errors and page links are in the request's language)."""
 
+    conditional = conditional_page(view)  # once: the decorator builds a middleware
+
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method not in SAFE_METHODS:
@@ -79,7 +94,7 @@ def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
             )
             response["Allow"] = ", ".join(SAFE_METHODS)
         else:
-            response = conditional_page(view)(request, *args, **kwargs)
+            response = conditional(request, *args, **kwargs)
             if response.status_code == 304:
                 response["Cache-Control"] = CACHE_CONTROL
         patch_vary_headers(response, ("Accept-Language",))
@@ -146,25 +161,146 @@ def csrf_refused(request: HttpRequest) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------
+# Reads compiled once
+
+
+# Values no query of the API holds otherwise (they count down from here), within every
+# integer column's range (Django reads an out-of-range value as "matches nothing").
+_MARKER = 2_147_480_000
+
+
+class _Prepared:
+    """A read compiled to SQL once per process, database and number of values, then run
+    with new values.
+
+    Django compiles a queryset's SQL every time it is evaluated; for the API's small
+    look-ups (a card, its wardrobe, a page of rows by id) compiling cost several times
+    what the database took to answer. ``build(*markers)`` gives the queryset (a
+    ``values_list``) with each marker where a value goes; ``rows(*values)`` runs its SQL
+    with the values in their places, and passes the rows through the ORM's own
+    converters (booleans, decimals), so they are what the queryset would give.
+    """
+
+    def __init__(self, build: Callable[..., QuerySet[Any]]) -> None:
+        self._build = build
+        self._compiled: dict[tuple[str, int], tuple[str, list[Any], dict[int, int], list]] = {}
+
+    def _compile(self, using: str, count: int) -> tuple[str, list[Any], dict[int, int], list]:
+        markers = [_MARKER - i for i in range(count)]
+        compiler = self._build(*markers).query.get_compiler(using=using)
+        sql, params = compiler.as_sql()
+        places = {at: markers.index(p) for at, p in enumerate(params) if p in markers}
+        if sorted(places.values()) != list(range(count)):
+            raise ValueError("each marker must stand once in the query's parameters")
+        fields = [column[0] for column in compiler.select[: compiler.col_count]]
+        converters = list(compiler.get_converters(fields).items())
+        return sql, list(params), places, converters
+
+    def rows(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[tuple[Any, ...]]:
+        key = (using, len(values))
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = self._compile(using, len(values))
+        sql, params, places, converters = compiled
+        params = params.copy()
+        for at, index in places.items():
+            params[at] = values[index]
+        connection = connections[using]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        if not converters:
+            return rows
+        out = []
+        for row in rows:
+            row = list(row)
+            for pos, (functions, expression) in converters:
+                value = row[pos]
+                for function in functions:
+                    value = function(value, expression, connection)
+                row[pos] = value
+            out.append(tuple(row))
+        return out
+
+
+# ---------------------------------------------------------------------------
 # Cards
 
 
+_SLOTS = tuple(Slot(slot) for slot in EQUIPPED_FIELDS)
+# A card with its equipped attributes, one row per wardrobe attribute (or one row of
+# nulls there): the engine sorts the wardrobe, so the rows' order does not matter.
+_CARD_ROWS = _Prepared(
+    lambda token: Card.objects.filter(token=token).values_list(
+        "token",
+        "name",
+        "starter",
+        "getgems_rank",
+        "burned_stickers",
+        *(f"{slot}__{column}" for slot in EQUIPPED_FIELDS for column in ("name", "supply", "kind")),
+        "wardrobe__slot",
+        "wardrobe__name",
+        "wardrobe__supply",
+        "wardrobe__kind",
+    )
+)
+
+
+def _card_spec(token: int) -> CardSpec | None:
+    """A card's engine input, as ``cards.specs.card_spec`` makes it, or None: one query,
+    compiled once (the combos are kept per collection version)."""
+    rows = _CARD_ROWS.rows(token)
+    if not rows:
+        return None
+    token, name, starter, rank, burned, *equipped = rows[0][:-4]
+    return CardSpec(
+        token=token,
+        name=name,
+        equipped=tuple(
+            attribute_spec(slot.value, *equipped[i * 3 : i * 3 + 3])
+            for i, slot in enumerate(_SLOTS)
+        ),
+        wardrobe=tuple(attribute_spec(*row[-4:]) for row in rows if row[-4] is not None),
+        getgems_rank=rank,
+        burned_stickers=burned,
+        starter=starter,
+        combos=combos(),
+    )
+
+
 _SENTINEL = 987654321  # a token no path holds otherwise, replaced by each card's
+_LINKS = (
+    ("picture_url", "explorer:card-picture"),
+    ("page_url", "explorer:card-detail"),
+    ("uri", "api:card-breakdown"),
+)
+_link_paths: dict[tuple[Any, ...], tuple[tuple[str, str, str], ...]] = {}
+
+
+def _card_link_paths() -> tuple[tuple[str, str, str], ...]:
+    """(key, path before the token, path after it) of a card's three links, reversed once
+    per language, script prefix and URLconf (a page has up to 200 cards: reversing 600
+    URLs was a third of the search's time, and 3 a tenth of a card's)."""
+    key = (get_language(), get_script_prefix(), get_urlconf())
+    paths = _link_paths.get(key)
+    if paths is None:
+        sentinel = str(_SENTINEL)
+        paths = tuple(
+            (name, *reverse(route, args=[_SENTINEL]).split(sentinel, 1)) for name, route in _LINKS
+        )
+        if len(_link_paths) < 64:
+            _link_paths[key] = paths
+    return paths  # type: ignore[return-value]
 
 
 def _card_links_maker(request: HttpRequest) -> Callable[[int], dict[str, str]]:
-    """A card's three links, each resolved once per request (a page has up to 200 cards:
-    reversing 600 URLs was a third of the search's time)."""
+    """A card's three links (absolute), for any number of cards of one request."""
     origin = request.build_absolute_uri("/")[:-1]
-    templates = {
-        "picture_url": reverse("explorer:card-picture", args=[_SENTINEL]),
-        "page_url": reverse("explorer:card-detail", args=[_SENTINEL]),
-        "uri": reverse("api:card-breakdown", args=[_SENTINEL]),
-    }
-    sentinel = str(_SENTINEL)
+    paths = [(name, origin + before, after) for name, before, after in _card_link_paths()]
 
     def links(token: int) -> dict[str, str]:
-        return {key: origin + path.replace(sentinel, str(token)) for key, path in templates.items()}
+        text = str(token)
+        return {name: before + text + after for name, before, after in paths}
 
     return links
 
@@ -179,27 +315,24 @@ def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
     """A card: its facts and links at the top, then its whole breakdown."""
     if token > MAX_TOKEN:
         return error_response(404, "not_found", _("There is no card with that token."))
-    try:
-        spec = one_card_spec(token)
-    except Card.DoesNotExist:
+    spec = _card_spec(token)
+    if spec is None:
         return error_response(
             404, "not_found", _("There is no card #%(token)s.") % {"token": token}
         )
     card = card_to_json(spec)
-    card.pop("combos", None)
-    data = {
+    head = {
         "object": "card",
         "token": spec.token,
         "name": spec.name,
         "starter": spec.starter,
         "equipped": card["equipped"],
-        "wardrobe": card.get("wardrobe", []),
+        "wardrobe": card["wardrobe"],
         "getgems_rank": spec.getgems_rank,
         "burned_stickers": spec.burned_stickers,
         **_card_links(request, spec.token),
-        **breakdown_to_json(derive(spec)),
     }
-    return _json(data)
+    return _json_text(breakdown_json(derive(spec), head=head))
 
 
 _ROW_FIELDS = (
@@ -222,29 +355,51 @@ _ROW_FIELDS = (
 )
 
 
-def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -> dict[str, Any]:
-    score = row.pop("wardrobe_score")
-    equipped = {slot: row.pop(f"{slot}__name") for slot in EQUIPPED_FIELDS}
+# One row per card of a page, by id: compiled once per page size.
+_SUMMARY_ROWS = _Prepared(
+    lambda *ids: Card.objects.filter(pk__in=ids).values_list("pk", *_ROW_FIELDS)
+)
+_AT = {name: i + 1 for i, name in enumerate(_ROW_FIELDS)}  # a field's place in a row
+_EQUIPPED_AT = tuple((slot, _AT[f"{slot}__name"]) for slot in EQUIPPED_FIELDS)
+
+
+def _card_summary(links: Callable[[int], dict[str, str]], row: tuple[Any, ...]) -> dict[str, Any]:
+    at = _AT
+    score = row[at["wardrobe_score"]]
+    token = row[at["token"]]
     return {
         "object": "card",
-        "token": row["token"],
-        "name": row["name"],
-        "starter": row["starter"],
-        "equipped": equipped,
-        "rarity": row["rarity"],
-        "role": row["role"],
-        "skill_affinity": row["skill_affinity"],
-        "active_skill": row["active_skill"],
-        "energy_cost": row["energy_cost"],
-        "atk": row["atk"],
-        "hp": row["hp"],
-        "def": row["defense"],
-        "ability": row["ability"],
-        "getgems_rank": row["getgems_rank"],
-        "burned_stickers": row["burned_stickers"],
+        "token": token,
+        "name": row[at["name"]],
+        "starter": row[at["starter"]],
+        "equipped": {slot: row[i] for slot, i in _EQUIPPED_AT},
+        "rarity": row[at["rarity"]],
+        "role": row[at["role"]],
+        "skill_affinity": row[at["skill_affinity"]],
+        "active_skill": row[at["active_skill"]],
+        "energy_cost": row[at["energy_cost"]],
+        "atk": row[at["atk"]],
+        "hp": row[at["hp"]],
+        "def": row[at["defense"]],
+        "ability": row[at["ability"]],
+        "getgems_rank": row[at["getgems_rank"]],
+        "burned_stickers": row[at["burned_stickers"]],
         "wardrobe_score": None if score is None else str(score),
-        **links(row["token"]),
+        **links(token),
     }
+
+
+def _page(found: QuerySet[Card], number: int, size: int) -> tuple[list[int], int | None]:
+    """One page of the cards ``found`` (their ids in its order) and how many it finds in
+    all: one query (the count is a window over the whole search). None for the count
+    when the page is past the end (then nothing tells it, and nothing needs it)."""
+    start = (number - 1) * size
+    rows = list(
+        found.annotate(_found=Window(Count("pk"))).values_list("pk", "_found")[start : start + size]
+    )
+    if not rows:
+        return [], (0 if number == 1 else None)
+    return [pk for pk, _total in rows], rows[0][1]
 
 
 @api_view
@@ -258,15 +413,14 @@ def card_search(request: HttpRequest) -> HttpResponse:
     text = str(form.data.get("q", ""))
     size, number = form.size, form.number
     query = form.cleaned_data["q"]
-    found = search_cards(query)
-    paginator = Paginator(found.values_list("pk", flat=True), size)
-    if number > paginator.num_pages:
+    ids, count = _page(search_cards(query), number, size)
+    if count is None:
         return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number})
-    page = paginator.page(number)
-    ids = list(page.object_list)
-    rows = {row["token"]: row for row in Card.objects.filter(pk__in=ids).values("pk", *_ROW_FIELDS)}
+    pages = max(1, -(-count // size))  # as Django's Paginator counts them
     order = {pk: i for i, pk in enumerate(ids)}
-    ordered = sorted(rows.values(), key=lambda row: order[row.pop("pk")])
+    # A short (last) page repeats its first id: one compiled query per page size.
+    padded = ids + ids[:1] * (size - len(ids))
+    rows = sorted(_SUMMARY_ROWS.rows(*padded) if ids else (), key=lambda row: order[row[0]])
     base = reverse("api:card-search")
     links = _card_links_maker(request)
 
@@ -278,12 +432,12 @@ def card_search(request: HttpRequest) -> HttpResponse:
             "object": "list",
             "query": text,
             "described": describe(query),
-            "count": paginator.count,
+            "count": count,
             "page": number,
-            "pages": paginator.num_pages,
-            "next": link(number + 1) if page.has_next() else None,
-            "previous": link(number - 1) if page.has_previous() else None,
-            "results": [_card_summary(links, row) for row in ordered],
+            "pages": pages,
+            "next": link(number + 1) if number < pages else None,
+            "previous": link(number - 1) if number > 1 else None,
+            "results": [_card_summary(links, row) for row in rows],
         },
     )
 

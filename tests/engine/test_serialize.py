@@ -7,10 +7,19 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from engine.derive import derive
-from engine.serialize import breakdown_to_json, card_from_json, card_to_json, parse_card
-from engine.types import AttributeKind, InvalidCardError, Rarity, Slot
+from engine.serialize import (
+    breakdown_json,
+    breakdown_to_json,
+    card_from_json,
+    card_to_json,
+    clear_caches,
+    parse_card,
+)
+from engine.types import AttributeKind, CardSpec, InvalidCardError, Rarity, Slot
+from tests.engine.strategies import cards
 
 GOOD: dict[str, Any] = {
     "token": 12,
@@ -226,3 +235,55 @@ def test_breakdown_json_is_plain_data() -> None:
     for leaf in _walk(out):
         assert type(leaf) in (str, int, bool, type(None)), (leaf, type(leaf))
     assert json.loads(json.dumps(out)) == out
+
+
+# --- the Breakdown as compact JSON text (the API's body) ---------------------------------
+
+
+def _compact(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_breakdown_text_is_the_plain_datas_text_for_every_demo_card() -> None:
+    """``breakdown_json`` writes shared pieces from its memo: across the demo collection
+    (1,000 cards, their trace steps shared between cards) it gives the same bytes as
+    encoding ``breakdown_to_json``, on a cold memo and on a warm one."""
+    from cards.generator import generate
+
+    clear_caches()
+    breakdowns = [derive(card) for card in generate(size=1000).cards]
+    for _pass in ("cold", "warm"):
+        for b in breakdowns:
+            assert breakdown_json(b) == _compact(breakdown_to_json(b)), b.token
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(card=cards())
+def test_breakdown_text_is_the_plain_datas_text(card: CardSpec) -> None:
+    b = derive(card)
+    assert breakdown_json(b) == _compact(breakdown_to_json(b))
+
+
+def test_breakdown_text_survives_a_small_memo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memo smaller than one breakdown's pieces keeps turning over: the text stays right."""
+    import engine.serialize as serialize
+    from cards.generator import generate
+
+    monkeypatch.setattr(serialize, "TEXT_MEMO_SIZE", 7)
+    clear_caches()
+    for card in generate(size=200).cards:
+        b = derive(card)
+        assert breakdown_json(b) == _compact(breakdown_to_json(b))
+    assert len(serialize._young) <= 7 and len(serialize._old) <= 7
+    clear_caches()
+
+
+def test_breakdown_text_puts_the_head_first_and_its_keys_once() -> None:
+    b = derive(card_from_json(GOOD))
+    head = {"object": "card", "token": 12, "name": "Pup #12 «ё»", "equipped": {"head": None}}
+    text = breakdown_json(b, head=head)
+    rest = {k: v for k, v in breakdown_to_json(b).items() if k not in head}
+    assert text == _compact({**head, **rest})
+    assert list(json.loads(text))[:5] == ["object", "token", "name", "equipped", "rarity"]
+    assert "«ё»" in text  # UTF-8 text stays as it is
+    assert breakdown_json(b, head={}) == _compact(breakdown_to_json(b))

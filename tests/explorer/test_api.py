@@ -55,6 +55,69 @@ def test_a_card_has_its_facts_and_links_on_top_of_the_engines_breakdown(client, 
     assert client.get(f"/en/cards/{card.token}/picture.svg").status_code == 200
 
 
+def _old_card_body(token: int, lang: str) -> bytes:
+    """The card's body as the view made it before it wrote its JSON from pieces: the
+    facts and links merged with ``breakdown_to_json``, then encoded."""
+    from django.utils import translation
+
+    from engine.derive import derive
+    from engine.serialize import breakdown_to_json
+    from explorer.selectors import combos
+
+    with translation.override(lang):
+        spec = card_spec(token, combos=combos())
+        card = card_to_json(spec)
+        data = {
+            "object": "card",
+            "token": spec.token,
+            "name": spec.name,
+            "starter": spec.starter,
+            "equipped": card["equipped"],
+            "wardrobe": card["wardrobe"],
+            "getgems_rank": spec.getgems_rank,
+            "burned_stickers": spec.burned_stickers,
+            "picture_url": f"http://testserver/{lang}/cards/{token}/picture.svg",
+            "page_url": f"http://testserver/{lang}/cards/{token}/",
+            "uri": f"http://testserver/api/cards/{token}",
+            **breakdown_to_json(derive(spec)),
+        }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_every_cards_json_is_the_same_bytes_as_before(client, demo, lang):
+    """The body is written from pieces kept between cards (``breakdown_json``) and the
+    card is read with precompiled SQL: for every card of the collection, in both
+    languages, the bytes are those of merging and encoding the plain data."""
+    from cards.specs import card_spec as reference
+    from explorer.api import _card_spec
+
+    tokens = list(Card.objects.order_by("token").values_list("token", flat=True))
+    assert len(tokens) >= 200
+    # Cards with a wardrobe and one without (its one row has nulls there).
+    from core import versions
+
+    Card.wardrobe.through.objects.filter(card__token=tokens[0]).delete()
+    versions.bump("cards")
+    assert Card.objects.filter(wardrobe__isnull=True).exists()
+    assert Card.objects.filter(wardrobe__isnull=False).exists()
+    for token in tokens:
+        response = client.get(f"/api/cards/{token}", headers={"Accept-Language": lang})
+        assert response.content == _old_card_body(token, lang), token
+        assert _card_spec(token) == reference(token)
+
+
+def test_a_cards_first_view_is_one_query(client, demo, django_assert_num_queries):
+    """The card with its attributes and wardrobe in one query; the combos and the
+    collection's version are kept between requests."""
+    first, second = Card.objects.order_by("token").values_list("token", flat=True)[:2]
+    assert client.get(f"/api/cards/{first}").status_code == 200
+    with django_assert_num_queries(1):
+        assert client.get(f"/api/cards/{second}").status_code == 200
+    with django_assert_num_queries(1):
+        assert client.get("/api/cards/777777").status_code == 404
+
+
 def test_the_page_link_follows_the_requests_language(client, demo):
     card = Card.objects.first()
     data = client.get(f"/api/cards/{card.token}", headers={"Accept-Language": "ru"}).json()
@@ -89,6 +152,109 @@ def test_search_is_paginated_with_links_and_card_objects(client, demo):
     card = Card.objects.select_related("head").get(token=first["token"])
     assert first["equipped"]["head"] == card.head.name
     assert data["described"] == ["Rarity is at least Rare"]
+
+
+def _old_search(params: dict) -> dict:
+    """The search's JSON as the view made it before (Django's Paginator: a count, one
+    page of ids, then those cards' rows), to compare with."""
+    from django.core.paginator import Paginator
+
+    from explorer.api import _ROW_FIELDS
+    from explorer.forms import ApiSearchForm
+    from explorer.query import describe
+    from explorer.selectors import search_cards
+
+    form = ApiSearchForm(params)
+    assert form.is_valid()
+    query, size, number = form.cleaned_data["q"], form.size, form.number
+    paginator = Paginator(search_cards(query).values_list("pk", flat=True), size)
+    if number > paginator.num_pages:
+        return {"code": "no_page"}
+    page = paginator.page(number)
+    ids = list(page.object_list)
+    rows = {r["pk"]: r for r in Card.objects.filter(pk__in=ids).values("pk", *_ROW_FIELDS)}
+    results = []
+    for pk in ids:
+        row = rows[pk]
+        token = row["token"]
+        results.append(
+            {
+                "object": "card",
+                "token": token,
+                "name": row["name"],
+                "starter": row["starter"],
+                "equipped": {s: row[f"{s}__name"] for s in ("head", "body", "paw", "background")},
+                **{k: row[k] for k in ("rarity", "role", "skill_affinity", "active_skill")},
+                "energy_cost": row["energy_cost"],
+                "atk": row["atk"],
+                "hp": row["hp"],
+                "def": row["defense"],
+                "ability": row["ability"],
+                "getgems_rank": row["getgems_rank"],
+                "burned_stickers": row["burned_stickers"],
+                "wardrobe_score": None
+                if row["wardrobe_score"] is None
+                else str(row["wardrobe_score"]),
+                "picture_url": f"http://testserver/en/cards/{token}/picture.svg",
+                "page_url": f"http://testserver/en/cards/{token}/",
+                "uri": f"http://testserver/api/cards/{token}",
+            }
+        )
+    return {
+        "count": paginator.count,
+        "pages": paginator.num_pages,
+        "has_next": page.has_next(),
+        "has_previous": page.has_previous(),
+        "described": describe(query),
+        "results": results,
+    }
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "",
+        "r>=rare sort:token",
+        "r:legendary or r:epic sort:-atk",
+        "atk>=9 hp>=20 sort:hp",
+        "-r:common sort:-token",
+        "is:starter",
+        "sort:-score",
+        "sort:rank",
+        "r:legendary atk>=99",
+    ],
+)
+def test_search_pages_are_what_the_paginator_made(client, demo, q):
+    """One query gives the page and the count (a window over the search): every page of
+    these searches, the last one and one past it, are what Django's Paginator gave."""
+    for size in (7, 50):
+        pages = client.get("/api/cards", {"q": q, "page_size": str(size)}).json()["pages"]
+        for number in sorted({1, 2, 3, pages, pages + 1}):
+            params = {"q": q, "page": str(number), "page_size": str(size)}
+            expected = _old_search(params)
+            response = client.get("/api/cards", params)
+            if expected == {"code": "no_page"}:
+                assert number > pages
+                assert_error(response, 404, "no_page")
+                continue
+            data = response.json()
+            assert data["count"] == expected["count"] and data["pages"] == expected["pages"]
+            assert (data["next"] is not None) == expected["has_next"]
+            assert (data["previous"] is not None) == expected["has_previous"]
+            assert data["described"] == expected["described"]
+            assert data["results"] == expected["results"], (q, size, number)
+
+
+def test_a_searchs_first_view_is_two_queries(client, demo, django_assert_num_queries):
+    """A page of ids with the count, then those cards' rows; past the end, one."""
+    assert client.get("/api/cards", {"q": "r>=rare"}).status_code == 200
+    with django_assert_num_queries(2):
+        assert client.get("/api/cards", {"q": "r>=epic"}).status_code == 200
+    with django_assert_num_queries(1):
+        assert client.get("/api/cards", {"q": "r>=epic", "page": "999"}).status_code == 404
+    with django_assert_num_queries(1):
+        data = client.get("/api/cards", {"q": "atk>=999"}).json()
+    assert data["count"] == 0 and data["pages"] == 1 and data["results"] == []
 
 
 def test_search_speaks_the_boolean_language(client, demo):
