@@ -33,11 +33,12 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db import connections, router
+from django.db import router
 from django.db.models import QuerySet
 from django.utils.translation import get_language
 from modeltranslation.utils import build_localized_fieldname
 
+from core.prepared import Prepared
 from engine.derive import derive
 from engine.rarity import format_score
 from engine.types import (
@@ -198,7 +199,7 @@ def _built(
             wardrobe=tuple(owned.get(card_id, ())),
             getgems_rank=rank,
             burned_stickers=burned,
-            starter=bool(starter),  # SQLite's 0/1 when read without the ORM (_one_card)
+            starter=starter,
             combos=combos,
         )
         result.append((card_id, spec))
@@ -221,34 +222,27 @@ def card_specs(
 def card_spec(card: Card | int, *, combos: tuple[ComboSpec, ...] | None = None) -> CardSpec:
     """Engine input of one card (an instance or a token). ``Card.DoesNotExist`` if none.
 
-    The same two queries as ``card_specs``, their SQL compiled once per database: for one
-    card, compiling the ORM's five joins cost ≈ 25× running them (every card page, every
-    what-if and every API call reads one card).
+    One query — the card, its equipped attributes and one row per wardrobe attribute —
+    compiled once per database (``core.prepared``): for one card, compiling the ORM's
+    joins cost ≈ 25× running them, and every card page, what-if and API call reads one.
     """
     token = card.token if isinstance(card, Card) else card
     if combos is None:
         combos = combo_specs(localized=True)
-    alias = router.db_for_read(Card)
-    card_sql, wardrobe_sql = _one_card_sql(alias, connections[alias].vendor)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(card_sql, [token])
-        rows = cursor.fetchall()
-        if not rows:
-            raise Card.DoesNotExist(f"No card with token {token}.")
-        cursor.execute(wardrobe_sql, [rows[0][0]])
-        owned = {rows[0][0]: [attribute_spec(*attr) for _card, *attr in cursor.fetchall()]}
-    return _built(rows, owned, combos)[0][1]
+    rows = _ONE_CARD.rows(token, using=router.db_for_read(Card))
+    if not rows:
+        raise Card.DoesNotExist(f"No card with token {token}.")
+    card_id = rows[0][0]
+    # A card without a wardrobe is one row of nulls there.
+    owned = {card_id: [attribute_spec(*row[-4:]) for row in rows if row[-4] is not None]}
+    return _built([rows[0][:-4]], owned, combos)[0][1]
 
 
-@functools.cache
-def _one_card_sql(alias: str, vendor: str) -> tuple[str, str]:
-    """The SQL of ``_load``'s two queries for one card and one card id (a parameter each)."""
-    card = Card.objects.using(alias).filter(token=0).order_by("token")
-    wardrobe = Card.wardrobe.through.objects.using(alias).filter(card_id__in=[0])
-    card_sql, card_params = card.values_list(*_CARD_COLUMNS).query.sql_with_params()
-    wardrobe_sql, wardrobe_params = wardrobe.values_list(*_WARDROBE_COLUMNS).query.sql_with_params()
-    assert list(card_params) == [0] and list(wardrobe_params) == [0], (card_params, wardrobe_params)
-    return card_sql, wardrobe_sql
+_ONE_CARD = Prepared(
+    lambda token: Card.objects.filter(token=token).values_list(
+        *_CARD_COLUMNS, *(f"wardrobe__{column}" for column in ("slot", "name", "supply", "kind"))
+    )
+)
 
 
 def iter_card_specs(

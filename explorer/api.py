@@ -21,7 +21,6 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Count, QuerySet, Window
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.urls import get_script_prefix, get_urlconf, reverse
@@ -33,11 +32,11 @@ from django.views.decorators.http import conditional_page
 
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
-from cards.specs import attribute_spec
+from cards.specs import card_spec
 from core.cache import cached_page
+from core.prepared import Prepared
 from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
-from engine.types import CardSpec, Slot
 
 from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
@@ -161,111 +160,7 @@ def csrf_refused(request: HttpRequest) -> HttpResponse:
 
 
 # ---------------------------------------------------------------------------
-# Reads compiled once
-
-
-# Values no query of the API holds otherwise (they count down from here), within every
-# integer column's range (Django reads an out-of-range value as "matches nothing").
-_MARKER = 2_147_480_000
-
-
-class _Prepared:
-    """A read compiled to SQL once per process, database and number of values, then run
-    with new values.
-
-    Django compiles a queryset's SQL every time it is evaluated; for the API's small
-    look-ups (a card, its wardrobe, a page of rows by id) compiling cost several times
-    what the database took to answer. ``build(*markers)`` gives the queryset (a
-    ``values_list``) with each marker where a value goes; ``rows(*values)`` runs its SQL
-    with the values in their places, and passes the rows through the ORM's own
-    converters (booleans, decimals), so they are what the queryset would give.
-    """
-
-    def __init__(self, build: Callable[..., QuerySet[Any]]) -> None:
-        self._build = build
-        self._compiled: dict[tuple[str, int], tuple[str, list[Any], dict[int, int], list]] = {}
-
-    def _compile(self, using: str, count: int) -> tuple[str, list[Any], dict[int, int], list]:
-        markers = [_MARKER - i for i in range(count)]
-        compiler = self._build(*markers).query.get_compiler(using=using)
-        sql, params = compiler.as_sql()
-        places = {at: markers.index(p) for at, p in enumerate(params) if p in markers}
-        if sorted(places.values()) != list(range(count)):
-            raise ValueError("each marker must stand once in the query's parameters")
-        fields = [column[0] for column in compiler.select[: compiler.col_count]]
-        converters = list(compiler.get_converters(fields).items())
-        return sql, list(params), places, converters
-
-    def rows(self, *values: Any, using: str = DEFAULT_DB_ALIAS) -> list[tuple[Any, ...]]:
-        key = (using, len(values))
-        compiled = self._compiled.get(key)
-        if compiled is None:
-            compiled = self._compiled[key] = self._compile(using, len(values))
-        sql, params, places, converters = compiled
-        params = params.copy()
-        for at, index in places.items():
-            params[at] = values[index]
-        connection = connections[using]
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            rows = cursor.fetchall()
-        if not converters:
-            return rows
-        out = []
-        for row in rows:
-            row = list(row)
-            for pos, (functions, expression) in converters:
-                value = row[pos]
-                for function in functions:
-                    value = function(value, expression, connection)
-                row[pos] = value
-            out.append(tuple(row))
-        return out
-
-
-# ---------------------------------------------------------------------------
 # Cards
-
-
-_SLOTS = tuple(Slot(slot) for slot in EQUIPPED_FIELDS)
-# A card with its equipped attributes, one row per wardrobe attribute (or one row of
-# nulls there): the engine sorts the wardrobe, so the rows' order does not matter.
-_CARD_ROWS = _Prepared(
-    lambda token: Card.objects.filter(token=token).values_list(
-        "token",
-        "name",
-        "starter",
-        "getgems_rank",
-        "burned_stickers",
-        *(f"{slot}__{column}" for slot in EQUIPPED_FIELDS for column in ("name", "supply", "kind")),
-        "wardrobe__slot",
-        "wardrobe__name",
-        "wardrobe__supply",
-        "wardrobe__kind",
-    )
-)
-
-
-def _card_spec(token: int) -> CardSpec | None:
-    """A card's engine input, as ``cards.specs.card_spec`` makes it, or None: one query,
-    compiled once (the combos are kept per collection version)."""
-    rows = _CARD_ROWS.rows(token)
-    if not rows:
-        return None
-    token, name, starter, rank, burned, *equipped = rows[0][:-4]
-    return CardSpec(
-        token=token,
-        name=name,
-        equipped=tuple(
-            attribute_spec(slot.value, *equipped[i * 3 : i * 3 + 3])
-            for i, slot in enumerate(_SLOTS)
-        ),
-        wardrobe=tuple(attribute_spec(*row[-4:]) for row in rows if row[-4] is not None),
-        getgems_rank=rank,
-        burned_stickers=burned,
-        starter=starter,
-        combos=combos(),
-    )
 
 
 _SENTINEL = 987654321  # a token no path holds otherwise, replaced by each card's
@@ -315,8 +210,9 @@ def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
     """A card: its facts and links at the top, then its whole breakdown."""
     if token > MAX_TOKEN:
         return error_response(404, "not_found", _("There is no card with that token."))
-    spec = _card_spec(token)
-    if spec is None:
+    try:
+        spec = card_spec(token, combos=combos())
+    except Card.DoesNotExist:
         return error_response(
             404, "not_found", _("There is no card #%(token)s.") % {"token": token}
         )
@@ -356,7 +252,7 @@ _ROW_FIELDS = (
 
 
 # One row per card of a page, by id: compiled once per page size.
-_SUMMARY_ROWS = _Prepared(
+_SUMMARY_ROWS = Prepared(
     lambda *ids: Card.objects.filter(pk__in=ids).values_list("pk", *_ROW_FIELDS)
 )
 _AT = {name: i + 1 for i, name in enumerate(_ROW_FIELDS)}  # a field's place in a row
