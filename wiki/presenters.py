@@ -21,17 +21,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page as ListPage
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
+
+from core import versions
 
 from . import search
 from .diff import FieldDiff, diff_snapshots
 from .models import Page, PageRevision
 from .rendering import (
+    LIVE_DEPENDS_ON,
     Heading,
     UrlResolver,
     WikiLink,
@@ -43,7 +48,9 @@ from .selectors import (
     DEFAULT_LANGUAGE,
     LocalizedText,
     PageDirectory,
+    get_published_page,
     localized,
+    page_directory,
     pages_by_section,
     published_pages,
 )
@@ -140,6 +147,52 @@ def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
         html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
         toc=tuple(Heading(level, hid, text) for level, hid, text in data["toc"]),
     )
+
+
+#: What a page's article shows: the wiki and what its live tables read.
+ARTICLE_DEPENDS_ON = ("wiki", *LIVE_DEPENDS_ON)
+#: Bump when the article's shape in the cache changes.
+ARTICLE_FORMAT = "1"
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleView:
+    """A page's title, summary and article (``wiki/partials/page_article.html``: the
+    breadcrumbs, header, contents, body and related pages), rendered."""
+
+    title: str
+    summary: str
+    html: SafeString
+
+
+def _article_key(slug: str, lang: str) -> str:
+    state = versions.current(*ARTICLE_DEPENDS_ON)
+    raw = "\n".join((ARTICLE_FORMAT, slug, lang, state, RENDER_VERSION))
+    return "wiki:article:" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def page_article(slug: str, lang: str) -> ArticleView:
+    """The published page ``slug`` as the reader of ``lang`` sees it, or 404.
+
+    The article depends on nothing but the content, so it is rendered once per language
+    and content version (``ARTICLE_DEPENDS_ON``: a staff edit bumps ``wiki`` and shows at
+    once, in both languages) and then read from the cache with no query at all; the page
+    around it (header, language switch, CSRF token) is the visitor's own. Under
+    ``DEBUG`` it is rendered every time, so template edits show on the development server.
+    """
+    key = _article_key(slug, lang)
+    found = None if settings.DEBUG else cache.get(key)
+    if found is None:
+        page = get_published_page(slug)
+        view = page_view(page, lang, page_directory())
+        related = page_links(page.related.all(), lang)
+        html = render_to_string(
+            "wiki/partials/page_article.html", {"view": view, "related": related}
+        )
+        found = (view.title.value, view.summary.value, html)
+        cache.set(key, found, CACHE_SECONDS)
+    title, summary, html = found
+    return ArticleView(title, summary, mark_safe(html))  # a template's output, body sanitised
 
 
 @dataclass(frozen=True, slots=True)

@@ -273,23 +273,26 @@ class Vocabulary:
 
 
 def vocabulary() -> Vocabulary:
-    """The published pages' vocabulary, cached until any page is saved."""
-    from django.core.cache import cache
+    """The published pages' vocabulary, kept in the process until the wiki's content
+    version changes (any page saved or deleted): a search neither reads the directory
+    nor unpickles thousands of words from the cache."""
+    from core.cache import memo
 
-    from .selectors import page_directory, published_pages
+    from .selectors import DIRECTORY_DEPENDS_ON
 
-    key = f"wiki:vocabulary:{page_directory().version}:{synonyms.FINGERPRINT}"
-    found = cache.get(key)
-    if found is None:
-        texts: list[str] = []
-        for page in published_pages():
-            for code in LANGUAGE_CODES:
-                texts.append(getattr(page, f"title_{code}", None) or "")
-                texts.append(getattr(page, f"summary_{code}", None) or "")
-                texts.append(page_plain_text(page, code))
-        found = Vocabulary.from_texts(texts)
-        cache.set(key, found, 60 * 60 * 24)
-    return found
+    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _read_vocabulary)  # type: ignore[return-value]
+
+
+def _read_vocabulary() -> Vocabulary:
+    from .selectors import published_pages
+
+    texts: list[str] = []
+    for page in published_pages():
+        for code in LANGUAGE_CODES:
+            texts.append(getattr(page, f"title_{code}", None) or "")
+            texts.append(getattr(page, f"summary_{code}", None) or "")
+            texts.append(page_plain_text(page, code))
+    return Vocabulary.from_texts(texts)
 
 
 @dataclass(frozen=True, slots=True)

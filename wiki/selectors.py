@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
+from core.cache import memo
+
 from .models import Page, PageRevision, Section
 
 DEFAULT_LANGUAGE = settings.MODELTRANSLATION_DEFAULT_LANGUAGE
@@ -60,7 +62,9 @@ class PageDirectory:
         return {slug: e.titles for slug, e in self.entries.items() if e.published}
 
 
-def page_directory() -> PageDirectory:
+def read_page_directory() -> PageDirectory:
+    """The directory as the database has it now (one query over every page's row): for
+    the admin, whose checks must see a page created a moment ago in another process."""
     fields = ["slug", "published", "updated_at"] + [f"title_{code}" for code in LANGUAGE_CODES]
     rows = list(Page.objects.order_by().values(*fields))
     entries = {
@@ -74,6 +78,17 @@ def page_directory() -> PageDirectory:
     latest = max((row["updated_at"] for row in rows), default=None)
     version = f"{len(rows)}:{latest.timestamp() if latest else 0}"
     return PageDirectory(entries, version)
+
+
+#: What the public pages' directory (and everything built from it) is kept until.
+DIRECTORY_DEPENDS_ON = ("wiki",)
+
+
+def page_directory() -> PageDirectory:
+    """The directory for public pages, kept in the process until the wiki's content
+    version changes (``wiki.services`` bumps it on every save and delete): no query on a
+    request, where reading every page's row took 6 ms at 1,000 pages."""
+    return memo("wiki:directory", DIRECTORY_DEPENDS_ON, read_page_directory)  # type: ignore[return-value]
 
 
 def published_pages() -> QuerySet[Page]:

@@ -89,11 +89,10 @@ def test_the_other_languages_title_is_marked_under_its_own_snippet(client):
 def test_one_query_highlights_a_whole_page_of_results(client, django_assert_num_queries):
     for n in range(12):
         make_page(f"energy-{n}", body_en=f"Energy page {n} spends energy.")
-    results(client, "energy")  # the vocabulary and the page directory, cached
+    results(client, "energy")  # the vocabulary (per content version) and the versions, kept
     # The search (on PostgreSQL one per language), which hits are published (ids only),
-    # the shown results' pages, their highlights, and the content version the cached
-    # page keys on.
-    with django_assert_num_queries(5 if connection.vendor == "sqlite" else 6) as captured:
+    # the shown results' pages and their highlights.
+    with django_assert_num_queries(4 if connection.vendor == "sqlite" else 5) as captured:
         html = results(client, "energy spends")
     assert len(snippets(html)) >= 10
     highlights = [q for q in captured.captured_queries if "highlight(" in q["sql"]]
