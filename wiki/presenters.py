@@ -52,6 +52,7 @@ from .selectors import (
     localized,
     page_directory,
     pages_by_section,
+    published_page_ids,
     published_pages,
 )
 from .validation import content_problems, size_problems
@@ -477,17 +478,10 @@ def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
         listing = Paginator([], RESULTS_PER_PAGE).get_page(1)
         return SearchView(query=query, searched=False, results=(), pages=listing, total=0)
     found = search.find(parsed)
-    # Which hits are published (ids only), then the shown page's pages whole: with 1,000
-    # pages a search has up to 200 hits, and loading every body took most of its time.
-    published = (
-        set(
-            published_pages()
-            .filter(pk__in=[h.page_id for h in found.hits])
-            .values_list("pk", flat=True)
-        )
-        if found.hits
-        else set()
-    )
+    # Which hits are published (ids kept per content version), then the shown page's
+    # pages whole: with 1,000 pages a search has up to 200 hits, and loading every body
+    # took most of its time.
+    published = published_page_ids()
     hits = [h for h in found.hits if h.page_id in published]
     listing = Paginator(hits, RESULTS_PER_PAGE).get_page(page_number)
     shown = [h.page_id for h in listing.object_list]

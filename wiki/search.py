@@ -634,27 +634,35 @@ class Ask:
 
 def _flags_of(highlighted: str) -> list[bool]:
     """One flag per word of an indexed text: whether highlight() marked it (or the
-    synonym key that follows it). Scans in C: a body has thousands of tokens."""
+    synonym key that follows it). Only the marks and the keys are looped over in Python
+    (the rest are C scans): a body has thousands of tokens, a search marks a few."""
     if not highlighted:
         return []
-    tokens = highlighted.split(" ")
-    flags = [_OPEN in token for token in tokens]
     key = synonyms.KEY_MARK
-    if key not in highlighted:
-        return flags
-    # The keys' token numbers: each key counts as part of the word before it.
-    keys: list[int] = []
-    index, pos, at = 0, 0, highlighted.find(key)
+    # The token numbers of the keys (each counts as part of the word before it)...
+    keys = _token_numbers(highlighted, key)
+    flags = [False] * (highlighted.count(" ") + 1 - len(keys))
+    # ...and of the marked tokens, each turned into its word's number.
+    for number in _token_numbers(highlighted, _OPEN):
+        before = bisect.bisect_left(keys, number)  # keys before this token
+        if before < len(keys) and keys[before] == number:
+            number -= 1  # a marked key marks its word
+        flags[number - before] = True
+    return flags
+
+
+def _token_numbers(text: str, char: str) -> list[int]:
+    """The numbers of the space-separated tokens of ``text`` holding ``char``, ascending
+    (each once)."""
+    numbers: list[int] = []
+    index, pos, at = 0, 0, text.find(char)
     while at != -1:
-        index += highlighted.count(" ", pos, at)
+        index += text.count(" ", pos, at)
         pos = at
-        keys.append(index)
-        at = highlighted.find(key, at + 1)
-    for number in keys:
-        if number and flags[number]:
-            flags[number - 1] = True
-    dropped = set(keys)
-    return [flag for number, flag in enumerate(flags) if number not in dropped]
+        if not numbers or numbers[-1] != index:
+            numbers.append(index)
+        at = text.find(char, at + 1)
+    return numbers
 
 
 def _sqlite_marks(

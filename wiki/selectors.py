@@ -95,6 +95,16 @@ def published_pages() -> QuerySet[Page]:
     return Page.objects.filter(published=True)
 
 
+def published_page_ids() -> frozenset[int]:
+    """The ids of the published pages, kept in the process per content version (what a
+    search keeps of its hits)."""
+    return memo(  # type: ignore[return-value]
+        "wiki:published-ids",
+        DIRECTORY_DEPENDS_ON,
+        lambda: frozenset(published_pages().values_list("pk", flat=True)),
+    )
+
+
 def get_published_page(slug: str) -> Page:
     """The published page ``slug`` with its published related pages (two queries), or 404."""
     related = Prefetch(
