@@ -106,19 +106,40 @@ class PageView:
         return tree
 
 
-def cache_key(page: Page, lang: str, directory: PageDirectory) -> str:
+def cache_key(page: Page, lang: str) -> str:
+    """The rendered body's key: the page's own revision and save time, the language and
+    the renderer. The other pages it links to are checked on reading (``_links_current``),
+    so an edit elsewhere re-renders only the pages whose links it changes."""
     updated = page.updated_at.timestamp() if page.updated_at else 0
-    raw = f"{page.pk}:{page.revision_number}:{updated}:{lang}:{directory.version}:{RENDER_VERSION}"
+    raw = f"{BODY_FORMAT}:{page.pk}:{page.revision_number}:{updated}:{lang}:{RENDER_VERSION}"
     return "wiki:body:" + hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
+#: Bump when the cached body's shape changes.
+BODY_FORMAT = "2"
+
+
+class _RecordingResolver(UrlResolver):
+    """A resolver that notes each page title the renderer asked for (None: no such page)."""
+
+    def __init__(self, titles, url_lang: str) -> None:
+        super().__init__(titles, url_lang)
+        self.asked: dict[tuple[str, str], str | None] = {}
+
+    def page_title(self, slug: str, lang: str) -> str | None:
+        title = super().page_title(slug, lang)
+        self.asked[(slug, lang)] = title
+        return title
+
+
 def render_body(page: Page, lang: str, directory: PageDirectory) -> dict:
-    """Render the page's body for ``lang`` (uncached): a dict, ready for the cache."""
+    """Render the page's body for ``lang`` (uncached): a dict, ready for the cache, with
+    the titles of the pages it links to as they were (``links``)."""
     body = localized(page, "body", lang)
     alias_source: tuple[Heading, ...] = ()
     if body.lang != DEFAULT_LANGUAGE:
         alias_source = extract_headings(getattr(page, f"body_{DEFAULT_LANGUAGE}", "") or "")
-    resolver = UrlResolver(directory.published_titles(), url_lang=lang)
+    resolver = _RecordingResolver(directory.published_titles(), url_lang=lang)
     rendered = render_markdown(
         body.value, lang=body.lang, resolver=resolver, alias_source=alias_source
     )
@@ -128,13 +149,25 @@ def render_body(page: Page, lang: str, directory: PageDirectory) -> dict:
         "body_fallback": body.fallback,
         "toc": [(h.level, h.id, h.text) for h in rendered.headings if h.level <= 3],
         "live": list(rendered.live_macros),
+        "links": [
+            (slug, title_lang, title) for (slug, title_lang), title in resolver.asked.items()
+        ],
     }
 
 
+def _links_current(data: dict, directory: PageDirectory) -> bool:
+    """Whether every page the body links to still has the title (or absence) it had."""
+    links = data.get("links")
+    if not links:
+        return links is not None
+    resolver = UrlResolver(directory.published_titles(), url_lang="en")
+    return all(resolver.page_title(slug, lang) == title for slug, lang, title in links)
+
+
 def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
-    key = cache_key(page, lang, directory)
+    key = cache_key(page, lang)
     data = cache.get(key)
-    if data is None:
+    if data is None or not _links_current(data, directory):
         data = render_body(page, lang, directory)
         cache.set(key, data, CACHE_SECONDS)
     html = fill_live_macros(data["html"], data["live"], data["body_lang"])

@@ -7,7 +7,7 @@ Display never relies on modeltranslation's silent fallback: ``localized`` reads 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db.models import Prefetch, QuerySet
@@ -57,9 +57,11 @@ class PageDirectory:
 
     entries: dict[str, DirectoryEntry]
     version: str
+    #: ``{slug: {lang: title}}`` of the published pages (what links resolve against).
+    published: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def published_titles(self) -> dict[str, dict[str, str]]:
-        return {slug: e.titles for slug, e in self.entries.items() if e.published}
+        return self.published
 
 
 def read_page_directory() -> PageDirectory:
@@ -77,7 +79,8 @@ def read_page_directory() -> PageDirectory:
     }
     latest = max((row["updated_at"] for row in rows), default=None)
     version = f"{len(rows)}:{latest.timestamp() if latest else 0}"
-    return PageDirectory(entries, version)
+    published = {slug: e.titles for slug, e in entries.items() if e.published}
+    return PageDirectory(entries, version, published)
 
 
 #: What the public pages' directory (and everything built from it) is kept until.

@@ -170,6 +170,31 @@ def test_staff_edits_show_at_once_in_both_languages_with_the_page_cache_off(clie
     assert client.get(ru).status_code == 404
 
 
+def test_an_edit_re_renders_only_the_bodies_whose_links_it_changes(client, monkeypatch):
+    from wiki import presenters
+
+    rendered: list[str] = []
+    render = presenters.render_body
+    monkeypatch.setattr(
+        presenters, "render_body", lambda page, *a: rendered.append(page.slug) or render(page, *a)
+    )
+    make_page("energy")
+    other = make_page("skills")
+    make_page("roles", body_en="See [[energy]].")
+    roles = url("wiki:page", slug="roles")
+    assert client.get(roles).status_code == 200
+    assert rendered == ["roles"]
+    other.body_en = "Skills, again."
+    services.save_page(other)  # a page "roles" does not link to: its body is kept
+    assert 'class="wikilink">Energy<' in client.get(roles).content.decode()
+    assert rendered == ["roles"]
+    energy = Page.objects.get(slug="energy")
+    energy.title_en = "Energy costs"
+    services.save_page(energy)  # the title of a page it links to: rendered again
+    assert 'class="wikilink">Energy costs<' in client.get(roles).content.decode()
+    assert rendered == ["roles", "roles"]
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_xss_in_either_language_never_reaches_the_page(client, lang):
     payload = (
