@@ -275,15 +275,36 @@ class Vocabulary:
 def vocabulary() -> Vocabulary:
     """The published pages' vocabulary, kept in the process until the wiki's content
     version changes (any page saved or deleted): a search neither reads the directory
-    nor unpickles thousands of words from the cache."""
+    nor unpickles thousands of words from the cache. A process that has not got it yet
+    takes it from the shared cache when another process built it."""
     from core.cache import memo
 
     from .selectors import DIRECTORY_DEPENDS_ON
 
-    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _read_vocabulary)  # type: ignore[return-value]
+    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)  # type: ignore[return-value]
+
+
+def _shared_vocabulary() -> Vocabulary:
+    from django.core.cache import cache
+
+    from core import versions
+
+    from .selectors import DIRECTORY_DEPENDS_ON
+
+    state = versions.current(*DIRECTORY_DEPENDS_ON)
+    key = f"wiki:vocabulary:2:{state}:{synonyms.FINGERPRINT}"
+    found = cache.get(key)
+    if found is None:
+        found = _read_vocabulary()
+        cache.set(key, found, 60 * 60 * 24)
+    return found
 
 
 def _read_vocabulary() -> Vocabulary:
+    """Every published page's words, read in one pass. The bodies' plain texts are not
+    put in the cache here: a thousand pages would push out of it what it holds (the
+    process memos' generation among them), and results cache their own."""
+    from .rendering import plain_text
     from .selectors import published_pages
 
     texts: list[str] = []
@@ -291,7 +312,7 @@ def _read_vocabulary() -> Vocabulary:
         for code in LANGUAGE_CODES:
             texts.append(getattr(page, f"title_{code}", None) or "")
             texts.append(getattr(page, f"summary_{code}", None) or "")
-            texts.append(page_plain_text(page, code))
+            texts.append(plain_text(getattr(page, f"body_{code}", None) or ""))
     return Vocabulary.from_texts(texts)
 
 
