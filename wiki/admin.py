@@ -32,7 +32,13 @@ from .forms import (
     errors_text,
 )
 from .models import Page
-from .selectors import DEFAULT_LANGUAGE, LANGUAGE_CODES, get_revision, page_directory, revisions_of
+from .selectors import (
+    DEFAULT_LANGUAGE,
+    LANGUAGE_CODES,
+    get_revision,
+    read_page_directory,
+    revisions_of,
+)
 
 
 def _lang(request: HttpRequest) -> str:
@@ -167,7 +173,7 @@ class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
                 texts.text("summary", lang),
                 body,
                 DEFAULT_LANGUAGE if fallback else lang,
-                page_directory(),
+                read_page_directory(),
                 english_body=english_body,
                 messages_lang=staff_lang,
             )

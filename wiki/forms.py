@@ -24,7 +24,7 @@ from . import services
 from .diff import diff_snapshots
 from .models import Page
 from .rendering import UrlResolver
-from .selectors import LANGUAGE_CODES, page_directory
+from .selectors import LANGUAGE_CODES, read_page_directory
 from .validation import body_problems
 
 #: The largest number a revision or page number may be (PositiveIntegerField's ceiling).
@@ -161,7 +161,7 @@ class PageAdminForm(forms.ModelForm):
             if field not in self.fields or not text:
                 continue
             if titles is None:
-                titles = page_directory().published_titles()
+                titles = read_page_directory().published_titles()
             problems = body_problems(text, lang=code, resolver=UrlResolver(titles, url_lang=code))
             for problem in problems:
                 self.add_error(field, problem)

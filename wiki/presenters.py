@@ -21,17 +21,22 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import Page as ListPage
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
+from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext
+
+from core import versions
 
 from . import search
 from .diff import FieldDiff, diff_snapshots
 from .models import Page, PageRevision
 from .rendering import (
+    LIVE_DEPENDS_ON,
     Heading,
     UrlResolver,
     WikiLink,
@@ -43,8 +48,11 @@ from .selectors import (
     DEFAULT_LANGUAGE,
     LocalizedText,
     PageDirectory,
+    get_published_page,
     localized,
+    page_directory,
     pages_by_section,
+    published_page_ids,
     published_pages,
 )
 from .validation import content_problems, size_problems
@@ -98,19 +106,40 @@ class PageView:
         return tree
 
 
-def cache_key(page: Page, lang: str, directory: PageDirectory) -> str:
+def cache_key(page: Page, lang: str) -> str:
+    """The rendered body's key: the page's own revision and save time, the language and
+    the renderer. The other pages it links to are checked on reading (``_links_current``),
+    so an edit elsewhere re-renders only the pages whose links it changes."""
     updated = page.updated_at.timestamp() if page.updated_at else 0
-    raw = f"{page.pk}:{page.revision_number}:{updated}:{lang}:{directory.version}:{RENDER_VERSION}"
+    raw = f"{BODY_FORMAT}:{page.pk}:{page.revision_number}:{updated}:{lang}:{RENDER_VERSION}"
     return "wiki:body:" + hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
+#: Bump when the cached body's shape changes.
+BODY_FORMAT = "2"
+
+
+class _RecordingResolver(UrlResolver):
+    """A resolver that notes each page title the renderer asked for (None: no such page)."""
+
+    def __init__(self, titles, url_lang: str) -> None:
+        super().__init__(titles, url_lang)
+        self.asked: dict[tuple[str, str], str | None] = {}
+
+    def page_title(self, slug: str, lang: str) -> str | None:
+        title = super().page_title(slug, lang)
+        self.asked[(slug, lang)] = title
+        return title
+
+
 def render_body(page: Page, lang: str, directory: PageDirectory) -> dict:
-    """Render the page's body for ``lang`` (uncached): a dict, ready for the cache."""
+    """Render the page's body for ``lang`` (uncached): a dict, ready for the cache, with
+    the titles of the pages it links to as they were (``links``)."""
     body = localized(page, "body", lang)
     alias_source: tuple[Heading, ...] = ()
     if body.lang != DEFAULT_LANGUAGE:
         alias_source = extract_headings(getattr(page, f"body_{DEFAULT_LANGUAGE}", "") or "")
-    resolver = UrlResolver(directory.published_titles(), url_lang=lang)
+    resolver = _RecordingResolver(directory.published_titles(), url_lang=lang)
     rendered = render_markdown(
         body.value, lang=body.lang, resolver=resolver, alias_source=alias_source
     )
@@ -120,13 +149,25 @@ def render_body(page: Page, lang: str, directory: PageDirectory) -> dict:
         "body_fallback": body.fallback,
         "toc": [(h.level, h.id, h.text) for h in rendered.headings if h.level <= 3],
         "live": list(rendered.live_macros),
+        "links": [
+            (slug, title_lang, title) for (slug, title_lang), title in resolver.asked.items()
+        ],
     }
 
 
+def _links_current(data: dict, directory: PageDirectory) -> bool:
+    """Whether every page the body links to still has the title (or absence) it had."""
+    links = data.get("links")
+    if not links:
+        return links is not None
+    resolver = UrlResolver(directory.published_titles(), url_lang="en")
+    return all(resolver.page_title(slug, lang) == title for slug, lang, title in links)
+
+
 def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
-    key = cache_key(page, lang, directory)
+    key = cache_key(page, lang)
     data = cache.get(key)
-    if data is None:
+    if data is None or not _links_current(data, directory):
         data = render_body(page, lang, directory)
         cache.set(key, data, CACHE_SECONDS)
     html = fill_live_macros(data["html"], data["live"], data["body_lang"])
@@ -140,6 +181,52 @@ def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
         html=mark_safe(html),  # sanitised by wiki.rendering.sanitize
         toc=tuple(Heading(level, hid, text) for level, hid, text in data["toc"]),
     )
+
+
+#: What a page's article shows: the wiki and what its live tables read.
+ARTICLE_DEPENDS_ON = ("wiki", *LIVE_DEPENDS_ON)
+#: Bump when the article's shape in the cache changes.
+ARTICLE_FORMAT = "1"
+
+
+@dataclass(frozen=True, slots=True)
+class ArticleView:
+    """A page's title, summary and article (``wiki/partials/page_article.html``: the
+    breadcrumbs, header, contents, body and related pages), rendered."""
+
+    title: str
+    summary: str
+    html: SafeString
+
+
+def _article_key(slug: str, lang: str) -> str:
+    state = versions.current(*ARTICLE_DEPENDS_ON)
+    raw = "\n".join((ARTICLE_FORMAT, slug, lang, state, RENDER_VERSION))
+    return "wiki:article:" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+
+
+def page_article(slug: str, lang: str) -> ArticleView:
+    """The published page ``slug`` as the reader of ``lang`` sees it, or 404.
+
+    The article depends on nothing but the content, so it is rendered once per language
+    and content version (``ARTICLE_DEPENDS_ON``: a staff edit bumps ``wiki`` and shows at
+    once, in both languages) and then read from the cache with no query at all; the page
+    around it (header, language switch, CSRF token) is the visitor's own. Under
+    ``DEBUG`` it is rendered every time, so template edits show on the development server.
+    """
+    key = _article_key(slug, lang)
+    found = None if settings.DEBUG else cache.get(key)
+    if found is None:
+        page = get_published_page(slug)
+        view = page_view(page, lang, page_directory())
+        related = page_links(page.related.all(), lang)
+        html = render_to_string(
+            "wiki/partials/page_article.html", {"view": view, "related": related}
+        )
+        found = (view.title.value, view.summary.value, html)
+        cache.set(key, found, CACHE_SECONDS)
+    title, summary, html = found
+    return ArticleView(title, summary, mark_safe(html))  # a template's output, body sanitised
 
 
 @dataclass(frozen=True, slots=True)
@@ -424,17 +511,10 @@ def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
         listing = Paginator([], RESULTS_PER_PAGE).get_page(1)
         return SearchView(query=query, searched=False, results=(), pages=listing, total=0)
     found = search.find(parsed)
-    # Which hits are published (ids only), then the shown page's pages whole: with 1,000
-    # pages a search has up to 200 hits, and loading every body took most of its time.
-    published = (
-        set(
-            published_pages()
-            .filter(pk__in=[h.page_id for h in found.hits])
-            .values_list("pk", flat=True)
-        )
-        if found.hits
-        else set()
-    )
+    # Which hits are published (ids kept per content version), then the shown page's
+    # pages whole: with 1,000 pages a search has up to 200 hits, and loading every body
+    # took most of its time.
+    published = published_page_ids()
     hits = [h for h in found.hits if h.page_id in published]
     listing = Paginator(hits, RESULTS_PER_PAGE).get_page(page_number)
     shown = [h.page_id for h in listing.object_list]

@@ -273,23 +273,47 @@ class Vocabulary:
 
 
 def vocabulary() -> Vocabulary:
-    """The published pages' vocabulary, cached until any page is saved."""
+    """The published pages' vocabulary, kept in the process until the wiki's content
+    version changes (any page saved or deleted): a search neither reads the directory
+    nor unpickles thousands of words from the cache. A process that has not got it yet
+    takes it from the shared cache when another process built it."""
+    from core.cache import memo
+
+    from .selectors import DIRECTORY_DEPENDS_ON
+
+    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)  # type: ignore[return-value]
+
+
+def _shared_vocabulary() -> Vocabulary:
     from django.core.cache import cache
 
-    from .selectors import page_directory, published_pages
+    from core import versions
 
-    key = f"wiki:vocabulary:{page_directory().version}:{synonyms.FINGERPRINT}"
+    from .selectors import DIRECTORY_DEPENDS_ON
+
+    state = versions.current(*DIRECTORY_DEPENDS_ON)
+    key = f"wiki:vocabulary:2:{state}:{synonyms.FINGERPRINT}"
     found = cache.get(key)
     if found is None:
-        texts: list[str] = []
-        for page in published_pages():
-            for code in LANGUAGE_CODES:
-                texts.append(getattr(page, f"title_{code}", None) or "")
-                texts.append(getattr(page, f"summary_{code}", None) or "")
-                texts.append(page_plain_text(page, code))
-        found = Vocabulary.from_texts(texts)
+        found = _read_vocabulary()
         cache.set(key, found, 60 * 60 * 24)
     return found
+
+
+def _read_vocabulary() -> Vocabulary:
+    """Every published page's words, read in one pass. The bodies' plain texts are not
+    put in the cache here: a thousand pages would push out of it what it holds (the
+    process memos' generation among them), and results cache their own."""
+    from .rendering import plain_text
+    from .selectors import published_pages
+
+    texts: list[str] = []
+    for page in published_pages():
+        for code in LANGUAGE_CODES:
+            texts.append(getattr(page, f"title_{code}", None) or "")
+            texts.append(getattr(page, f"summary_{code}", None) or "")
+            texts.append(plain_text(getattr(page, f"body_{code}", None) or ""))
+    return Vocabulary.from_texts(texts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -631,27 +655,35 @@ class Ask:
 
 def _flags_of(highlighted: str) -> list[bool]:
     """One flag per word of an indexed text: whether highlight() marked it (or the
-    synonym key that follows it). Scans in C: a body has thousands of tokens."""
+    synonym key that follows it). Only the marks and the keys are looped over in Python
+    (the rest are C scans): a body has thousands of tokens, a search marks a few."""
     if not highlighted:
         return []
-    tokens = highlighted.split(" ")
-    flags = [_OPEN in token for token in tokens]
     key = synonyms.KEY_MARK
-    if key not in highlighted:
-        return flags
-    # The keys' token numbers: each key counts as part of the word before it.
-    keys: list[int] = []
-    index, pos, at = 0, 0, highlighted.find(key)
+    # The token numbers of the keys (each counts as part of the word before it)...
+    keys = _token_numbers(highlighted, key)
+    flags = [False] * (highlighted.count(" ") + 1 - len(keys))
+    # ...and of the marked tokens, each turned into its word's number.
+    for number in _token_numbers(highlighted, _OPEN):
+        before = bisect.bisect_left(keys, number)  # keys before this token
+        if before < len(keys) and keys[before] == number:
+            number -= 1  # a marked key marks its word
+        flags[number - before] = True
+    return flags
+
+
+def _token_numbers(text: str, char: str) -> list[int]:
+    """The numbers of the space-separated tokens of ``text`` holding ``char``, ascending
+    (each once)."""
+    numbers: list[int] = []
+    index, pos, at = 0, 0, text.find(char)
     while at != -1:
-        index += highlighted.count(" ", pos, at)
+        index += text.count(" ", pos, at)
         pos = at
-        keys.append(index)
-        at = highlighted.find(key, at + 1)
-    for number in keys:
-        if number and flags[number]:
-            flags[number - 1] = True
-    dropped = set(keys)
-    return [flag for number, flag in enumerate(flags) if number not in dropped]
+        if not numbers or numbers[-1] != index:
+            numbers.append(index)
+        at = text.find(char, at + 1)
+    return numbers
 
 
 def _sqlite_marks(

@@ -7,11 +7,13 @@ Display never relies on modeltranslation's silent fallback: ``localized`` reads 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
+
+from core.cache import memo
 
 from .models import Page, PageRevision, Section
 
@@ -55,12 +57,16 @@ class PageDirectory:
 
     entries: dict[str, DirectoryEntry]
     version: str
+    #: ``{slug: {lang: title}}`` of the published pages (what links resolve against).
+    published: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def published_titles(self) -> dict[str, dict[str, str]]:
-        return {slug: e.titles for slug, e in self.entries.items() if e.published}
+        return self.published
 
 
-def page_directory() -> PageDirectory:
+def read_page_directory() -> PageDirectory:
+    """The directory as the database has it now (one query over every page's row): for
+    the admin, whose checks must see a page created a moment ago in another process."""
     fields = ["slug", "published", "updated_at"] + [f"title_{code}" for code in LANGUAGE_CODES]
     rows = list(Page.objects.order_by().values(*fields))
     entries = {
@@ -73,11 +79,33 @@ def page_directory() -> PageDirectory:
     }
     latest = max((row["updated_at"] for row in rows), default=None)
     version = f"{len(rows)}:{latest.timestamp() if latest else 0}"
-    return PageDirectory(entries, version)
+    published = {slug: e.titles for slug, e in entries.items() if e.published}
+    return PageDirectory(entries, version, published)
+
+
+#: What the public pages' directory (and everything built from it) is kept until.
+DIRECTORY_DEPENDS_ON = ("wiki",)
+
+
+def page_directory() -> PageDirectory:
+    """The directory for public pages, kept in the process until the wiki's content
+    version changes (``wiki.services`` bumps it on every save and delete): no query on a
+    request, where reading every page's row took 6 ms at 1,000 pages."""
+    return memo("wiki:directory", DIRECTORY_DEPENDS_ON, read_page_directory)  # type: ignore[return-value]
 
 
 def published_pages() -> QuerySet[Page]:
     return Page.objects.filter(published=True)
+
+
+def published_page_ids() -> frozenset[int]:
+    """The ids of the published pages, kept in the process per content version (what a
+    search keeps of its hits)."""
+    return memo(  # type: ignore[return-value]
+        "wiki:published-ids",
+        DIRECTORY_DEPENDS_ON,
+        lambda: frozenset(published_pages().values_list("pk", flat=True)),
+    )
 
 
 def get_published_page(slug: str) -> Page:

@@ -17,12 +17,10 @@ from core.htmx import render_page
 from . import presenters
 from .forms import PageNumberForm, RevisionRangeForm, SearchForm, errors_text
 from .models import Page
-from .rendering import LIVE_DEPENDS_ON
 from .selectors import (
     LANGUAGE_CODES,
     get_published_page,
     get_revision,
-    page_directory,
     public_revisions_of,
 )
 
@@ -40,14 +38,11 @@ def page_index(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
-# The wiki and what its live tables read (``wiki.rendering.LIVE_DEPENDS_ON``).
-@cached_page(depends_on=("wiki", *LIVE_DEPENDS_ON))
+# The wiki and what its live tables read (as the article: ``presenters.ARTICLE_DEPENDS_ON``).
+@cached_page(depends_on=presenters.ARTICLE_DEPENDS_ON)
 def page_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    lang = _lang()
-    page = get_published_page(slug)
-    view = presenters.page_view(page, lang, page_directory())
-    related = presenters.page_links(page.related.all(), lang)
-    return render(request, "wiki/page_detail.html", {"view": view, "related": related})
+    article = presenters.page_article(slug, _lang())
+    return render(request, "wiki/page_detail.html", {"article": article})
 
 
 def _history(

@@ -239,3 +239,21 @@ def test_numbers_on_the_pages_are_words_like_any_other(client, shipped_wiki):
     html = results(client, "200 раунд")
     assert "how-a-match-works" in slugs(html) and "left it out" not in html
     assert "поиск его пропустил" not in html
+
+
+def test_the_vocabulary_is_kept_per_content_version_without_flooding_the_cache(pages, monkeypatch):
+    """Built once per content version, with one cache entry: a cache entry per page (a
+    thousand pages' plain texts) would push the process memos' own generation out of a
+    bounded cache and rebuild it on every search."""
+    from django.core.cache import cache
+
+    keys: list[str] = []
+    set_ = cache.set
+    monkeypatch.setattr(cache, "set", lambda key, *a, **kw: keys.append(key) or set_(key, *a, **kw))
+    first = search.vocabulary()
+    assert search.vocabulary() is first
+    assert [k for k in keys if k.startswith("wiki:")] == [k for k in keys if "vocabulary" in k]
+    assert len([k for k in keys if "vocabulary" in k]) == 1
+    make_page("zebra-page", body_en="Zebras are striped.")
+    assert search.vocabulary() is not first
+    assert "zebra" in search.vocabulary().words

@@ -7,6 +7,8 @@ import re
 
 import pytest
 from django.db import connection
+from hypothesis import given
+from hypothesis import strategies as st
 
 from wiki import search, synonyms
 from wiki.models import Page
@@ -35,6 +37,27 @@ def test_flags_follow_the_words_and_their_synonym_keys():
     # A word whose synonym key matched is marked too (the key follows its word).
     assert search._flags_of(f"скилл \x01{key}\x02 навык") == [True, False]
     assert search._flags_of("") == []
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["skill", "of", "rariti"]), st.booleans(), st.booleans(), st.booleans()
+        ),
+        max_size=30,
+    )
+)
+def test_flags_agree_with_reading_every_token(words):
+    """The scan over marks and keys alone gives each word the flag a token-by-token
+    reading gives it: marked itself, or its synonym key marked."""
+    tokens, expected = [], []
+    for word, marked, has_key, key_marked in words:
+        tokens.append(f"\x01{word}\x02" if marked else word)
+        if has_key:
+            key = synonyms.KEY_MARK + word
+            tokens.append(f"\x01{key}\x02" if key_marked else key)
+        expected.append(marked or (has_key and key_marked))
+    assert search._flags_of(" ".join(tokens)) == expected
 
 
 def test_the_words_found_are_marked_in_title_and_snippet(client):
@@ -89,11 +112,11 @@ def test_the_other_languages_title_is_marked_under_its_own_snippet(client):
 def test_one_query_highlights_a_whole_page_of_results(client, django_assert_num_queries):
     for n in range(12):
         make_page(f"energy-{n}", body_en=f"Energy page {n} spends energy.")
-    results(client, "energy")  # the vocabulary and the page directory, cached
-    # The search (on PostgreSQL one per language), which hits are published (ids only),
-    # the shown results' pages, their highlights, and the content version the cached
-    # page keys on.
-    with django_assert_num_queries(5 if connection.vendor == "sqlite" else 6) as captured:
+    # The vocabulary and the published pages' ids (kept per content version), the versions.
+    results(client, "energy")
+    # The search (on PostgreSQL one per language), the shown results' pages and their
+    # highlights.
+    with django_assert_num_queries(3 if connection.vendor == "sqlite" else 4) as captured:
         html = results(client, "energy spends")
     assert len(snippets(html)) >= 10
     highlights = [q for q in captured.captured_queries if "highlight(" in q["sql"]]

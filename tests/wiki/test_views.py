@@ -96,7 +96,9 @@ def test_unpublished_and_unknown_pages_are_404(client):
     assert client.get(url("wiki:page", slug="no-such-page")).status_code == 404
 
 
-def test_page_view_runs_a_fixed_small_number_of_queries(client, django_assert_num_queries):
+def test_page_view_runs_a_fixed_small_number_of_queries(
+    client, django_assert_num_queries, settings
+):
     energy = make_page("energy")
     make_page("skills")
     make_page(
@@ -105,15 +107,26 @@ def test_page_view_runs_a_fixed_small_number_of_queries(client, django_assert_nu
         related=[energy, Page.objects.get(slug="skills")],
     )
     page_url = url("wiki:page", slug="roles")
-    # Content versions, page + its related pages (prefetch) + the page directory...
+    # Content versions, the page directory (once per content version), page + its
+    # related pages (prefetch)...
     with django_assert_num_queries(4):
         assert client.get(page_url).status_code == 200
     # ...then the whole page comes from the page cache until the content changes.
     with django_assert_num_queries(0):
         assert client.get(page_url).status_code == 200
+    # Another page: only the page and its related pages (versions and directory known).
+    with django_assert_num_queries(2):
+        assert client.get(url("wiki:page", slug="energy")).status_code == 200
     cache.clear()
     with django_assert_num_queries(4):  # rendered afresh once the cache is gone
         assert client.get(page_url).status_code == 200
+    # The page cache off (a first view): the article is kept per content version, so
+    # the other language's page and a repeat view read nothing.
+    settings.PAGE_CACHE_SECONDS = 0
+    with django_assert_num_queries(0):
+        assert client.get(page_url).status_code == 200
+    with django_assert_num_queries(2):  # the Russian article: the page and related pages
+        assert client.get(url("wiki:page", lang="ru", slug="roles")).status_code == 200
 
 
 def test_rendered_html_is_cached_per_revision(client):
@@ -129,6 +142,57 @@ def test_rendered_html_is_cached_per_revision(client):
     assert "wikilink-missing" in client.get(page_url).content.decode()
     make_page("energy")
     assert 'class="wikilink">Energy' in client.get(page_url).content.decode()
+
+
+def test_staff_edits_show_at_once_in_both_languages_with_the_page_cache_off(client, settings):
+    """The article is kept per content version: an edit (and a new or unpublished page
+    it links to) shows on the next view, English and Russian, with no cache cleared."""
+    settings.PAGE_CACHE_SECONDS = 0
+    page = make_page("roles", title_ru="Роли", body_en="Old text [[energy]]", body_ru="Старый")
+    en, ru = url("wiki:page", slug="roles"), url("wiki:page", lang="ru", slug="roles")
+    assert "Old text" in client.get(en).content.decode()
+    assert "Старый" in client.get(ru).content.decode()
+    page.body_en, page.body_ru, page.title_ru = "New text [[energy]]", "Новый", "Роли игры"
+    services.save_page(page)
+    assert "New text" in client.get(en).content.decode()
+    html = client.get(ru).content.decode()
+    assert "Новый" in html and "<title>Роли игры" in html
+    assert "wikilink-missing" in client.get(en).content.decode()
+    energy = make_page("energy", title_en="Energy rules")
+    assert 'class="wikilink">Energy rules' in client.get(en).content.decode()
+    energy.published = False
+    services.save_page(energy)
+    assert client.get(url("wiki:page", slug="energy")).status_code == 404
+    assert "wikilink-missing" in client.get(en).content.decode()
+    page.published = False
+    services.save_page(page)
+    assert client.get(en).status_code == 404
+    assert client.get(ru).status_code == 404
+
+
+def test_an_edit_re_renders_only_the_bodies_whose_links_it_changes(client, monkeypatch):
+    from wiki import presenters
+
+    rendered: list[str] = []
+    render = presenters.render_body
+    monkeypatch.setattr(
+        presenters, "render_body", lambda page, *a: rendered.append(page.slug) or render(page, *a)
+    )
+    make_page("energy")
+    other = make_page("skills")
+    make_page("roles", body_en="See [[energy]].")
+    roles = url("wiki:page", slug="roles")
+    assert client.get(roles).status_code == 200
+    assert rendered == ["roles"]
+    other.body_en = "Skills, again."
+    services.save_page(other)  # a page "roles" does not link to: its body is kept
+    assert 'class="wikilink">Energy<' in client.get(roles).content.decode()
+    assert rendered == ["roles"]
+    energy = Page.objects.get(slug="energy")
+    energy.title_en = "Energy costs"
+    services.save_page(energy)  # the title of a page it links to: rendered again
+    assert 'class="wikilink">Energy costs<' in client.get(roles).content.decode()
+    assert rendered == ["roles", "roles"]
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
