@@ -21,7 +21,7 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
-from django.db.models import Count, QuerySet, Window
+from django.db.models import QuerySet
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
@@ -287,15 +287,19 @@ def _card_summary(links: Callable[[int], dict[str, str]], row: tuple[Any, ...]) 
 
 def _page(found: QuerySet[Card], number: int, size: int) -> tuple[list[int], int | None]:
     """One page of the cards ``found`` (their ids in its order) and how many it finds in
-    all: one query (the count is a window over the whole search). None for the count
-    when the page is past the end (then nothing tells it, and nothing needs it)."""
+    all. None for the count when the page is past the end (nothing needs it then).
+
+    Two queries, a count and a page of ids, each of which a covering index answers at
+    100,000 cards; a window count (one query) saved ≈ 0.1 ms at 1,000 cards but made
+    SQLite materialise and sort every match first (p90 4 → 7 ms at 100,000).
+    """
     start = (number - 1) * size
-    rows = list(
-        found.annotate(_found=Window(Count("pk"))).values_list("pk", "_found")[start : start + size]
-    )
-    if not rows:
+    ids = list(found.values_list("pk", flat=True)[start : start + size])
+    if not ids:
         return [], (0 if number == 1 else None)
-    return [pk for pk, _total in rows], rows[0][1]
+    if len(ids) < size:  # the last page: the count is known
+        return ids, start + len(ids)
+    return ids, found.count()
 
 
 @api_view
