@@ -2,7 +2,8 @@
 
 Views read the request through a form, call one function here and render what it
 returns; templates only lay it out (no trace codes are filtered there, no labels made).
-No HTML here either.
+No HTML here either, but for one thing: the what-if selects' catalogue ``<option>``s,
+hundreds of them on every card page, written once per catalogue (``catalogue_options``).
 """
 
 from __future__ import annotations
