@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Sequence
 
@@ -15,6 +14,7 @@ from django.utils.translation import get_language
 from cards.models import RARITY_RANK, Attribute, Card, Combo
 from cards.specs import attribute_spec, card_spec, combo_specs
 from core.cache import memo
+from core.prepared import Prepared
 from engine.types import CardSpec, ComboSpec
 
 from . import search_index
@@ -358,87 +358,33 @@ def page_of_cards(page_ids: list[int]) -> list[Card]:
     """The cards of one page, equipped attributes joined, in the page's order (one query).
 
     Paging first selects ids only (an index scan, however deep the page), then joins the
-    attributes of just those rows — in SQL written once per process, since compiling the
-    ORM's four-way ``select_related`` cost more than running it; the rows become the model
-    instances the ORM would make (the database's values converted by the same
-    converters, each equipped attribute already loaded).
+    attributes of just those rows — a query compiled once per page size
+    (``core.prepared``), since compiling the ORM's four-way join cost more than running
+    it; the rows become the model instances ``select_related`` would make.
     """
     if not page_ids:
         return []
     alias = router.db_for_read(Card)
-    connection = connections[alias]
-    with connection.cursor() as cursor:
-        cursor.execute(_page_sql(alias, len(page_ids)), list(page_ids))
-        rows = cursor.fetchall()
-    converters = _page_converters(alias)
-    card_names, attribute_names = _PAGE_FIELDS
-    width = len(attribute_names)
+    card_width, width = len(_CARD_FIELDS), len(_ATTRIBUTE_FIELDS)
     by_id: dict[int, Card] = {}
-    for row in rows:
-        if converters:
-            row = list(row)
-            for i, functions, expression in converters:
-                for convert in functions:
-                    row[i] = convert(row[i], expression, connection)
-        card = Card.from_db(alias, card_names, row[: len(card_names)])
-        start = len(card_names)
-        for field in _EQUIPPED:
+    for row in _PAGE_ROWS.rows(*page_ids, using=alias):
+        card = Card.from_db(alias, _CARD_FIELDS, row[:card_width])
+        for i, field in enumerate(_EQUIPPED):
+            start = card_width + i * width
             values = row[start : start + width]
-            field.set_cached_value(card, Attribute.from_db(alias, attribute_names, values))
-            start += width
+            field.set_cached_value(card, Attribute.from_db(alias, _ATTRIBUTE_FIELDS, values))
         by_id[card.pk] = card
     return [by_id[pk] for pk in page_ids if pk in by_id]
 
 
 _EQUIPPED = tuple(Card._meta.get_field(slot) for slot in SLOT_FIELDS)
-_PAGE_FIELDS = (
-    [f.attname for f in Card._meta.concrete_fields],
-    [f.attname for f in Attribute._meta.concrete_fields],
-)
-
-
-def _page_columns() -> list[tuple[str, object]]:
-    """(table alias, field) of each selected column, in order."""
-    card = Card._meta.db_table
-    columns = [(card, f) for f in Card._meta.concrete_fields]
-    for i in range(len(_EQUIPPED)):
-        columns += [(f"a{i}", f) for f in Attribute._meta.concrete_fields]
-    return columns
-
-
-@functools.cache
-def _page_sql(alias: str, count: int) -> str:
-    """``SELECT`` every column of the cards and of their four equipped attributes, for
-    ``count`` ids."""
-    quote = connections[alias].ops.quote_name
-    card = quote(Card._meta.db_table)
-    attribute = quote(Attribute._meta.db_table)
-    columns = [f"{quote(table)}.{quote(f.column)}" for table, f in _page_columns()]
-    joins = [
-        f"INNER JOIN {attribute} {quote(f'a{i}')} "
-        f"ON {quote(f'a{i}')}.{quote('id')} = {card}.{quote(field.column)}"
-        for i, field in enumerate(_EQUIPPED)
-    ]
-    placeholders = ", ".join(["%s"] * count)
-    return (
-        f"SELECT {', '.join(columns)} FROM {card} {' '.join(joins)} "
-        f"WHERE {card}.{quote('id')} IN ({placeholders})"
+_CARD_FIELDS = [f.attname for f in Card._meta.concrete_fields]
+_ATTRIBUTE_FIELDS = [f.attname for f in Attribute._meta.concrete_fields]
+_PAGE_ROWS = Prepared(
+    lambda *ids: Card.objects.filter(pk__in=ids).values_list(
+        *_CARD_FIELDS, *(f"{slot}__{name}" for slot in SLOT_FIELDS for name in _ATTRIBUTE_FIELDS)
     )
-
-
-@functools.cache
-def _page_converters(alias: str) -> list[tuple[int, list, object]]:
-    """The ORM's value converters of each selected column that has any (on SQLite: the
-    booleans, the decimals), as its compiler would apply them."""
-    connection = connections[alias]
-    out = []
-    for i, (table, field) in enumerate(_page_columns()):
-        expression = field.get_col(table)
-        functions = connection.ops.get_db_converters(expression)
-        functions += expression.get_db_converters(connection)
-        if functions:
-            out.append((i, functions, expression))
-    return out
+)
 
 
 def attribute_catalogue() -> Catalogue:
