@@ -17,8 +17,10 @@ ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
 
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": database(os.environ["DATABASE_URL"], conn_max_age=60)}
-elif os.environ.get("BENCH_SQLITE_PATH"):
-    DATABASES = {"default": {**DATABASES["default"], "NAME": os.environ["BENCH_SQLITE_PATH"]}}
+else:  # persistent like prod's (config/settings/prod.py says why)
+    DATABASES = {"default": {**DATABASES["default"], "CONN_MAX_AGE": 60}}
+    if os.environ.get("BENCH_SQLITE_PATH"):
+        DATABASES["default"]["NAME"] = os.environ["BENCH_SQLITE_PATH"]
 
 # Errors go to stderr, which the bench and load scripts capture and scan.
 LOGGING = {
