@@ -115,6 +115,26 @@ class Server:
         except FileNotFoundError:
             return ""
 
+    def cpu_seconds(self) -> float | None:
+        """User + system CPU time so far of the server's processes (its session: the
+        master and its workers), from Linux's /proc; None elsewhere. The difference over a
+        measurement is what the server itself spent, whatever the client and the rest of
+        the machine were doing."""
+        proc = Path("/proc")
+        if not proc.is_dir():
+            return None
+        ticks = 0
+        for entry in proc.iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:  # a process that just ended
+                continue
+            if int(fields[3]) == self.process.pid:  # its session id (start_new_session)
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
 
 @contextmanager
 def gunicorn(
