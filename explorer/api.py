@@ -23,10 +23,9 @@ from urllib.parse import urlencode
 
 from django.db.models import QuerySet
 from django.http import FileResponse, HttpRequest, HttpResponse
-from django.urls import get_script_prefix, get_urlconf, reverse
+from django.urls import reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.http import http_date
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page
 
@@ -34,6 +33,7 @@ from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
 from cards.specs import card_spec
 from core.cache import cached_page
+from core.links import token_path_parts
 from core.prepared import Prepared
 from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
@@ -163,35 +163,20 @@ def csrf_refused(request: HttpRequest) -> HttpResponse:
 # Cards
 
 
-_SENTINEL = 987654321  # a token no path holds otherwise, replaced by each card's
 _LINKS = (
     ("picture_url", "explorer:card-picture"),
     ("page_url", "explorer:card-detail"),
     ("uri", "api:card-breakdown"),
 )
-_link_paths: dict[tuple[Any, ...], tuple[tuple[str, str, str], ...]] = {}
-
-
-def _card_link_paths() -> tuple[tuple[str, str, str], ...]:
-    """(key, path before the token, path after it) of a card's three links, reversed once
-    per language, script prefix and URLconf (a page has up to 200 cards: reversing 600
-    URLs was a third of the search's time, and 3 a tenth of a card's)."""
-    key = (get_language(), get_script_prefix(), get_urlconf())
-    paths = _link_paths.get(key)
-    if paths is None:
-        sentinel = str(_SENTINEL)
-        paths = tuple(
-            (name, *reverse(route, args=[_SENTINEL]).split(sentinel, 1)) for name, route in _LINKS
-        )
-        if len(_link_paths) < 64:
-            _link_paths[key] = paths
-    return paths  # type: ignore[return-value]
 
 
 def _card_links_maker(request: HttpRequest) -> Callable[[int], dict[str, str]]:
     """A card's three links (absolute), for any number of cards of one request."""
     origin = request.build_absolute_uri("/")[:-1]
-    paths = [(name, origin + before, after) for name, before, after in _card_link_paths()]
+    paths = []
+    for name, route in _LINKS:
+        before, after = token_path_parts(route)
+        paths.append((name, origin + before, after))
 
     def links(token: int) -> dict[str, str]:
         text = str(token)

@@ -27,6 +27,7 @@ from cards.models import Card
 from cards.specs import card_spec
 from core.cache import memo
 from core.labels import label, label_of, rule_label, template_label
+from core.links import token_path
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
 from engine.types import (
@@ -436,15 +437,15 @@ class CardLinks:
 def card_links(token: int) -> CardLinks:
     previous, following = neighbours(token)
     return CardLinks(
-        previous_url=reverse("explorer:card-detail", args=[previous]) if previous else "",
-        next_url=reverse("explorer:card-detail", args=[following]) if following else "",
+        previous_url=token_path("explorer:card-detail", previous) if previous else "",
+        next_url=token_path("explorer:card-detail", following) if following else "",
         previous_token=previous,
         next_token=following,
         random_url=reverse("explorer:random-card"),
-        json_url=reverse("api:card-breakdown", args=[token]),
+        json_url=token_path("api:card-breakdown", token),
         compare_url=f"{reverse('explorer:compare')}?{urlencode({'a': token})}",
-        picture_url=reverse("explorer:card-picture", args=[token]),
-        self_url=reverse("explorer:card-detail", args=[token]),
+        picture_url=token_path("explorer:card-picture", token),
+        self_url=token_path("explorer:card-detail", token),
     )
 
 
@@ -628,8 +629,8 @@ def card_row(card: Card) -> CardRow:
     return CardRow(
         token=card.token,
         title=card_title(card.name, card.token),
-        url=reverse("explorer:card-detail", args=[card.token]),
-        picture_url=reverse("explorer:card-picture", args=[card.token]),
+        url=token_path("explorer:card-detail", card.token),
+        picture_url=token_path("explorer:card-picture", card.token),
         rarity=card.rarity,
         rarity_label=label_of(Rarity, card.rarity),
         role_label=label_of(Role, card.role),

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from cards.models import Card
 from core.labels import label, label_of
+from core.links import token_path
 from engine.data import PACK_TIERS
 from engine.packs import (
     POWER_STEP_LIMIT,
@@ -315,7 +316,7 @@ def card_tile(
             card.rarity,
             {slot: getattr(card, slot).name for slot in ("head", "body", "paw", "background")},
         ),
-        reverse("explorer:card-detail", kwargs={"token": card.token}),
+        token_path("explorer:card-detail", card.token),
         chance(odds[card.rarity]) if odds is not None and card.rarity in odds else None,
         percent(rate) if rate is not None else None,
         flag.value if flag is not None else None,
@@ -513,7 +514,7 @@ def check_view(check: OddsCheck, seed: int, names: Mapping[int, str]) -> CheckVi
                 c.rarity.value,
                 num(c.observed),
                 count(c.expected),
-                reverse("explorer:card-detail", kwargs={"token": int(c.card_id)}),
+                token_path("explorer:card-detail", int(c.card_id)),
             )
             for c in check.cards
             if c.rarity is tier

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.labels import describe, label, label_of
+from core.links import token_path
 from engine.data import (
     BOOSTS_PER_ROUND,
     DECK_MAX,
@@ -542,7 +543,7 @@ def _entry(card: Any, **links: Any) -> BuilderEntry:
         card,
         label_of(Rarity, card.rarity),
         label_of(Role, card.role),
-        reverse("explorer:card-detail", kwargs={"token": card.token}),
+        token_path("explorer:card-detail", card.token),
         **links,
     )
 
