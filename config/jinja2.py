@@ -3,7 +3,8 @@
 Django's template language renders every page; Jinja2 renders only what a profile showed
 to be dominated by the template engine itself: the card breakdown (≈ 730 nodes, half of a
 card page's first view in Django's engine; ≈ 3× cheaper in Jinja2's compiled code,
-docs/PERFORMANCE.md) and the card picture it and other pages show. The vocabulary:
+docs/PERFORMANCE.md), the card picture it and other pages show, and the card list's
+results (a third of a first view of a search in Django's engine). The vocabulary:
 
 - ``{{ _("Text") }}`` is ``gettext``, in the visitor's language. Write translatable text
   only as ``{{ _("…") }}`` with a literal, optionally followed by ``|format(name=…)`` for
@@ -12,8 +13,10 @@ docs/PERFORMANCE.md) and the card picture it and other pages show. The vocabular
   same catalogue. (Keep the literal out of Jinja2 comments spanning lines: a Django
   comment is one line, so ``makemessages`` would extract it.) Plurals are worded by the
   presenter (``ngettext``).
-- The filters ``label`` and ``capfirst`` are the Django ones (``core.templatetags.codex``,
-  ``django.utils.text``). Links come ready from the presenter.
+- The filters ``label``, ``capfirst`` and ``localize`` are the Django ones
+  (``core.templatetags.codex``, ``django.utils.text``, ``django.utils.formats``: a
+  decimal in the visitor's format; integers print as Django prints them without a
+  thousands separator). Links come ready from the presenter.
 
 Autoescaping is on (Django's backend default), and Django's safe strings stay safe.
 
@@ -30,6 +33,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.formats import localize
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 from jinja2 import Environment, Template
@@ -98,5 +102,5 @@ def environment(**options: Any) -> Environment:
     options["extensions"] = [*options.get("extensions", ()), TranslatedLiterals]
     env = CodexEnvironment(**options)
     env.globals["_"] = gettext
-    env.filters.update({"label": label, "capfirst": capfirst})
+    env.filters.update({"label": label, "capfirst": capfirst, "localize": localize})
     return env

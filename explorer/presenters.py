@@ -617,6 +617,13 @@ class CardRow:
     starter: bool
     attributes: tuple[tuple[str, str], ...]  # (slot label, attribute name)
 
+    @property
+    def burned_text(self) -> str:
+        """ "3 burned stickers" (the text display's, worded only where it is shown)."""
+        return ngettext(
+            "%(counter)s burned sticker", "%(counter)s burned stickers", self.burned
+        ) % {"counter": self.burned}
+
 
 def card_title(name: str, token: int) -> str:
     """A card's name with its token, once ("Sprocket #23"; demo names carry it already)."""
@@ -697,6 +704,8 @@ class CardListPage:
     page_query: str = ""  # the query string of this list without its page number
     random_url: str = ""
     api_url: str = ""
+    found: str = ""  # "24 cards found"
+    links: dict[str, str] = field(default_factory=dict)  # the list, search help, advanced
 
     @property
     def status(self) -> int:
@@ -730,6 +739,11 @@ def card_list_page(form: CardListForm) -> CardListPage:
     text = str(form.data.get("q", ""))
     display = form.display_mode()
     list_url = reverse("explorer:card-list")
+    links = {
+        "list_url": list_url,
+        "help_url": reverse("explorer:search-help"),
+        "advanced_url": reverse("explorer:advanced-search"),
+    }
     displays = [
         Choice(
             mode,
@@ -750,11 +764,13 @@ def card_list_page(form: CardListForm) -> CardListPage:
             error=query_problem(text, query_error(form), message),
             display=display,
             displays=displays,
+            links=links,
         )
     query: Query = form.cleaned_data["q"]
     size = PAGE_SIZES[display]
     paginator = Paginator(search_cards(query).values_list("pk", flat=True), size)
     page = paginator.get_page(form.page_number())
+    count = paginator.count
     key = query.sort.lstrip("-")
     return CardListPage(
         q=text,
@@ -772,6 +788,9 @@ def card_list_page(form: CardListForm) -> CardListPage:
         page_query=list_query(text, display),
         random_url=f"{reverse('explorer:random-card')}?{list_query(text)}".rstrip("?"),
         api_url=f"{reverse('api:card-search')}?{list_query(text)}".rstrip("?"),
+        found=ngettext("%(counter)s card found", "%(counter)s cards found", count)
+        % {"counter": count},
+        links=links,
     )
 
 

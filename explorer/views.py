@@ -18,7 +18,7 @@ from django.views.decorators.http import conditional_page, require_safe
 from cards.forms import MAX_TOKEN
 from cards.models import Card
 from core.cache import cached_page
-from core.htmx import render_fragment_page, render_page
+from core.htmx import render_fragment_page
 from engine.types import CardSpec
 
 from . import apidocs, presenters
@@ -56,11 +56,11 @@ def _cached_list(request: HttpRequest) -> HttpResponse:
 
 def _render_list(request: HttpRequest, form: CardListForm) -> HttpResponse:
     page = presenters.card_list_page(form)
-    return render_page(
+    return render_fragment_page(
         request,
         "explorer/card_list.html",
+        "explorer/partials/card_results.html",
         presenters.context(page),
-        partial="results",
         status=page.status,
     )
 
@@ -113,7 +113,13 @@ def random_card(request: HttpRequest) -> HttpResponse:
     form = RandomCardForm(request.GET)
     if not form.is_valid():
         page = presenters.card_list_page(CardListForm(request.GET))
-        return render(request, "explorer/card_list.html", presenters.context(page), status=400)
+        return render_fragment_page(
+            request,
+            "explorer/card_list.html",
+            "explorer/partials/card_results.html",
+            presenters.context(page),
+            status=400,
+        )
     token = random_card_token(form.cleaned_data["q"])
     if token is None:
         return render(
