@@ -4,6 +4,7 @@ Playwright cannot download its own browser here, so we launch the system `chromi
 Without it these tests skip, naming what is missing; `make test` installs it as root.
 """
 
+import contextlib
 import os
 import shutil
 from collections.abc import Iterator
@@ -69,6 +70,8 @@ def _is_failure(message) -> bool:
 
 @pytest.fixture
 def page(browser, live_server) -> Iterator[object]:
+    from playwright.sync_api import Error as PlaywrightError
+
     context = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 900})
     context.set_default_timeout(10_000)
     tab = context.new_page()
@@ -77,6 +80,11 @@ def page(browser, live_server) -> Iterator[object]:
     tab.on("console", lambda msg: errors.append(msg.text) if _is_failure(msg) else None)
     tab.base_url = live_server.url  # type: ignore[attr-defined]
     yield tab
+    # Let what the last page still loads (its lazy card pictures) finish before the test's
+    # database is flushed: a request reading a table while the flush empties it fails the
+    # teardown with "database table is locked" (seen once, under the parallel suite).
+    with contextlib.suppress(PlaywrightError):  # a page that never idles: the test's business
+        tab.wait_for_load_state("networkidle", timeout=5_000)
     context.close()
     # A Content Security Policy violation or a script error is a failure of the page.
     assert not errors, errors
