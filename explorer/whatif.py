@@ -6,8 +6,10 @@ A what-if is a handful of GET parameters, so every what-if has a permalink:
 Equipping an attribute the card does not own adds it to the wardrobe for the what-if,
 since wearing something means owning it; the attribute it replaces stays owned.
 
-Suggestions turn the engine's "next tier" requirements into concrete what-ifs, derive
-each, and keep the ones that reach their target, so every link is known to work.
+Suggestions turn the engine's "next tier" requirements into concrete what-ifs, run the
+rarity rules on each (``decide_rarity``: the rarity a full ``derive`` gives, which is
+worked out from the card alone, before its role, stats and effects), and keep the ones
+that reach their target, so every link is known to work.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from engine.derive import derive
+from engine.rarity import decide_rarity
 from engine.types import AttributeSpec, Breakdown, CardSpec, Rarity, Requirement, Slot
 
 SLOTS: tuple[Slot, ...] = tuple(Slot)
@@ -239,7 +241,7 @@ def suggestions(
         whatif = _concrete(card, req, catalogue)
         if whatif is None or whatif.is_empty:
             continue
-        result = derive(apply(card, whatif, catalogue)).rarity
+        result = decide_rarity(apply(card, whatif, catalogue)).rarity
         if result >= req.target:
             found.append(Suggestion(req, whatif, result))
     return found

@@ -50,3 +50,21 @@ def test_a_tier_suggestion_takes_the_first_fitting_candidate(card, shop, max_sup
             expected = WhatIf({slot.value: pick.name})
             break
     assert _concrete(card, need, catalogue) == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(cards(), st.lists(attributes(), max_size=40))
+def test_a_suggestion_is_checked_with_the_rarity_a_full_derivation_gives(card, shop):
+    """Suggestions are checked with the rarity rules alone; every one they keep must reach
+    its target by a whole derive too, with the very rarity they show."""
+    from engine.derive import derive
+    from explorer.whatif import apply, suggestions
+
+    catalogue = Catalogue([*shop, *card.owned])
+    breakdown = derive(card)
+    if breakdown.next_tier is None:
+        return
+    for found in suggestions(card, breakdown.next_tier.paths, catalogue):
+        result = derive(apply(card, found.whatif, catalogue)).rarity
+        assert result == found.result
+        assert result >= found.requirement.target
