@@ -15,6 +15,8 @@ PROBE = (
     "c = connections['default']; print(json.dumps({'engine': c.settings_dict['ENGINE'],"
     " 'options': c.settings_dict['OPTIONS'], 'max_age': c.settings_dict['CONN_MAX_AGE'],"
     " 'journal': (c.cursor().execute('PRAGMA journal_mode').fetchone()[0]"
+    " if c.vendor == 'sqlite' else None),"
+    " 'mmap': (c.cursor().execute('PRAGMA mmap_size').fetchone()[0]"
     " if c.vendor == 'sqlite' else None)}, default=str))"
 )
 
@@ -62,6 +64,7 @@ def test_served_sqlite_connections_persist(module, by_url, tmp_path):
     resolved = _resolved(module, tmp_path, **env)
     assert resolved["max_age"] == 60
     assert resolved["options"]["transaction_mode"] == "IMMEDIATE"
+    assert resolved["mmap"] == 256 * 1024 * 1024  # reads through a memory map of the file
 
 
 def test_a_postgres_url_gets_no_sqlite_options():
