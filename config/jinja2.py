@@ -24,15 +24,19 @@ Each language gets its own compiled copy of a template (``CodexEnvironment``), i
 every ``_("literal")`` is already its translation (``TranslatedLiterals``): the card
 breakdown has about 200 of them, and calling ``gettext`` for each on every render was a
 sixth of its cost. Anything else passed to ``_`` is translated when rendered, as before.
+When the development server sees a catalogue (``.mo``) change, it reloads translations
+without restarting; the compiled copies are dropped then too (``_catalogue_changed``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from typing import Any
+from weakref import WeakSet
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.autoreload import file_changed
 from django.utils.formats import localize
 from django.utils.text import capfirst
 from django.utils.translation import gettext
@@ -82,6 +86,7 @@ class CodexEnvironment(Environment):
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self._by_language: dict[str, CodexEnvironment] = {}
+        _environments.add(self)
 
     def in_language(self, language: str) -> CodexEnvironment:
         env = self._by_language.get(language)
@@ -96,6 +101,20 @@ class CodexEnvironment(Environment):
             language = translation.get_language() or settings.LANGUAGE_CODE
             return self.in_language(language).get_template(name, parent, globals)
         return super().get_template(name, parent, globals)
+
+
+_environments: WeakSet[CodexEnvironment] = WeakSet()
+
+
+def _catalogue_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
+    """Drop every language's compiled templates when a ``.mo`` file changes: Django's
+    own receiver reloads the catalogues then instead of restarting the server."""
+    if str(file_path).endswith(".mo"):
+        for env in list(_environments):
+            env._by_language.clear()
+
+
+file_changed.connect(_catalogue_changed)
 
 
 def environment(**options: Any) -> Environment:

@@ -57,3 +57,25 @@ def test_each_language_has_its_own_compiled_copy(env):
         assert env.get_template("t.html") is ru  # compiled once, then cached
     code = env.in_language("ru").compile(SOURCE, raw=True)
     assert "Пересчитать" in code  # the translation is in the compiled code itself
+
+
+def test_a_changed_catalogue_drops_the_compiled_copies(env, tmp_path):
+    """The development server reloads a changed .mo without restarting; the templates
+    compiled with the old translations must go with it. (The receiver is called directly:
+    sending the signal would also reset Django's catalogues for the rest of the run.)"""
+    from django.utils.autoreload import file_changed
+
+    from config.jinja2 import _catalogue_changed
+
+    assert file_changed.disconnect(_catalogue_changed)  # it is connected...
+    file_changed.connect(_catalogue_changed)  # ...and stays so
+    with translation.override("ru"):
+        before = env.get_template("t.html")
+    _catalogue_changed(None, file_path=tmp_path / "views.py")  # not a catalogue
+    with translation.override("ru"):
+        assert env.get_template("t.html") is before
+    _catalogue_changed(None, file_path=tmp_path / "django.mo")
+    with translation.override("ru"):
+        after = env.get_template("t.html")
+    assert after is not before
+    assert after.render(n=1, word="x", box=Box()).startswith("Пересчитать")
