@@ -22,14 +22,18 @@ PROBE = (
 
 
 def _resolved(module: str, tmp_path, **env: str) -> dict:
+    # The run's own database (the CI's PostgreSQL pass sets DATABASE_URL) is not the one
+    # asked about: only what ``env`` gives counts.
+    inherited = {
+        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "BENCH_SQLITE_PATH")
+    }
     full = {
-        **os.environ,
+        **inherited,
         "DJANGO_SETTINGS_MODULE": module,
         "DJANGO_SECRET_KEY": "k" * 60,
         "DJANGO_ALLOWED_HOSTS": "cards.example.org",
         **env,
     }
-    full.pop("BENCH_SQLITE_PATH", None)
     result = subprocess.run(
         [sys.executable, "-c", PROBE], cwd=ROOT, env=full, capture_output=True, text=True
     )
