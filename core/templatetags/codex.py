@@ -26,6 +26,16 @@ def card_art(art: object) -> str:
     )
 
 
+@register.simple_tag
+def card_tiles(cards: object) -> str:
+    """Cards (``explorer.presenters.CardRow``) as the small tiles of the home page and the
+    site search: the Jinja2 ``explorer/partials/card_tiles.html``, whose tile is the card
+    list's too."""
+    return mark_safe(
+        render_to_string("explorer/partials/card_tiles.html", {"cards": cards}, using="jinja2")
+    )
+
+
 @register.filter
 def card_title(name: str, token: int) -> str:
     """A card's name with its token, once: "Sprocket #23" (demo names already carry it)."""
