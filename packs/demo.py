@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Q
 
-from cards.models import EQUIPPED_FIELDS, Card
+from cards.models import EQUIPPED_FIELDS, Attribute, Card
 from engine.packs import GAUNTLET_PER_TIER
 from engine.types import Role
 
@@ -38,10 +38,19 @@ class DemoPool:
 
 
 def _wears_any(words: tuple[str, ...]) -> Q:
-    condition = Q()
+    """The cards equipping, in any slot, an attribute whose name has one of ``words``.
+
+    Written as "the slot's attribute is one of these" rather than as conditions on four
+    joined attribute tables: with those ORs across the joins, PostgreSQL without table
+    statistics (a collection loaded a moment ago) could pick a join order that crosses the
+    attribute table with itself, and one loading of the demo took over ten minutes."""
+    names = Q()
     for word in words:
-        for slot in EQUIPPED_FIELDS:
-            condition |= Q(**{f"{slot}__name__icontains": word})
+        names |= Q(name__icontains=word)
+    matching = Attribute.objects.filter(names).values("id")
+    condition = Q()
+    for slot in EQUIPPED_FIELDS:
+        condition |= Q(**{f"{slot}__in": matching})
     return condition
 
 
