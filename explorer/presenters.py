@@ -619,7 +619,7 @@ class CardRow:
 
     @property
     def burned_text(self) -> str:
-        """ "3 burned stickers" (the text display's, worded only where it is shown)."""
+        """The text display's "3 burned stickers" (worded only where it is shown)."""
         return ngettext(
             "%(counter)s burned sticker", "%(counter)s burned stickers", self.burned
         ) % {"counter": self.burned}
