@@ -125,7 +125,7 @@ class Server:
             return None
         ticks = 0
         for entry in proc.iterdir():
-            if not entry.name.isdigit():
+            if not (entry.name.isascii() and entry.name.isdigit()):  # a process's folder
                 continue
             try:
                 fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()

@@ -532,6 +532,19 @@ def _enum_or_none(value: Any) -> str | None:
     return None if value is None else value._value_
 
 
+def _tie_break_entry(e: Any) -> dict[str, Any]:
+    """One candidate of the skill tie-break, as plain data (both JSON writers use it)."""
+    return {
+        "slot": e.slot._value_,
+        "name": e.name,
+        "tier": e.tier._value_,
+        "equipped": e.equipped,
+        "primary": _enum_or_none(e.primary),
+        "secondary": _enum_or_none(e.secondary),
+        "picked": _enum_or_none(e.picked),
+    }
+
+
 def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
     """The Breakdown as plain JSON data (the CLI's and the API's output schema).
 
@@ -608,18 +621,7 @@ def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
             for row in b.skill_table
         ],
         "skill_scores": {skill._value_: n for skill, n in b.skill_scores},
-        "skill_tie_break": [
-            {
-                "slot": e.slot._value_,
-                "name": e.name,
-                "tier": e.tier._value_,
-                "equipped": e.equipped,
-                "primary": _enum_or_none(e.primary),
-                "secondary": _enum_or_none(e.secondary),
-                "picked": _enum_or_none(e.picked),
-            }
-            for e in b.skill_tie_break
-        ],
+        "skill_tie_break": [_tie_break_entry(e) for e in b.skill_tie_break],
         "stat_layers": [
             {
                 "layer": layer.layer,
@@ -976,20 +978,7 @@ def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
         + "}",
         "skill_tie_break": "[]"
         if not b.skill_tie_break
-        else _dump(
-            [
-                {
-                    "slot": e.slot._value_,
-                    "name": e.name,
-                    "tier": e.tier._value_,
-                    "equipped": e.equipped,
-                    "primary": _enum_or_none(e.primary),
-                    "secondary": _enum_or_none(e.secondary),
-                    "picked": _enum_or_none(e.picked),
-                }
-                for e in b.skill_tie_break
-            ]
-        ),
+        else _dump([_tie_break_entry(e) for e in b.skill_tie_break]),
         "stat_layers": _memo(b.stat_layers, _layers_text),
         "undercharge": _memo(b.undercharge, _undercharge_text),
         "trace": _joined(b.trace, _step_text, _own_step),
