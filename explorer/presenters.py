@@ -851,7 +851,7 @@ SITE_SEARCH_PAGES = 8
 def site_search_page(text: str, lang: str) -> SiteSearchPage:
     """The cards and the wiki pages a text finds, cards first when it is a card query."""
     from wiki import search as wiki_search
-    from wiki.selectors import localized, published_pages
+    from wiki.selectors import localized, result_pages
 
     text = text.strip()
     if not text:
@@ -873,7 +873,7 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
         described = describe(query)
     hits = wiki_search.search_pages(text) if wiki_search.query_terms(text) else []
-    pages = published_pages().in_bulk([h.page_id for h in hits]) if hits else {}
+    pages = result_pages(h.page_id for h in hits)
     hits = [h for h in hits if h.page_id in pages]
     wiki = []
     for hit in hits[:SITE_SEARCH_PAGES]:

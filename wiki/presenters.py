@@ -54,6 +54,7 @@ from .selectors import (
     pages_by_section,
     published_page_ids,
     published_pages,
+    result_pages,
 )
 from .validation import content_problems, size_problems
 
@@ -454,7 +455,7 @@ def _asks(hit: search.Hit, page: Page, lang: str) -> tuple[str, list[search.Ask]
     the visitor's language, the snippet (and the title) in the matched language."""
     # Show the match in the visitor's language when the page matched there too.
     matched = lang if lang in hit.langs else hit.langs[0]
-    body = localized(page, "body", matched)
+    body_lang, body_text = search.page_snippet_text(page, matched)
     summary = localized(page, "summary", matched)
     title = localized(page, "title", lang)
     asks = [
@@ -464,7 +465,7 @@ def _asks(hit: search.Hit, page: Page, lang: str) -> tuple[str, list[search.Ask]
             "snippet",
             (
                 ("summary", summary.lang, summary.value),
-                ("body", body.lang, search.page_plain_text(page, body.lang)),
+                ("body", body_lang, body_text),
             ),
         ),
     ]
@@ -481,7 +482,9 @@ def _results(
     shown = []
     asks: list[search.Ask] = []
     for hit in hits:
-        page = pages[hit.page_id]
+        page = pages.get(hit.page_id)
+        if page is None:
+            continue  # unpublished since the search began
         matched, page_asks = _asks(hit, page, lang)
         shown.append((page, matched, len(asks), len(page_asks)))
         asks += page_asks
@@ -511,14 +514,13 @@ def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
         listing = Paginator([], RESULTS_PER_PAGE).get_page(1)
         return SearchView(query=query, searched=False, results=(), pages=listing, total=0)
     found = search.find(parsed)
-    # Which hits are published (ids kept per content version), then the shown page's
-    # pages whole: with 1,000 pages a search has up to 200 hits, and loading every body
+    # Which hits are published, then the shown page's pages (both kept per content
+    # version): with 1,000 pages a search has up to 200 hits, and loading every body
     # took most of its time.
     published = published_page_ids()
     hits = [h for h in found.hits if h.page_id in published]
     listing = Paginator(hits, RESULTS_PER_PAGE).get_page(page_number)
-    shown = [h.page_id for h in listing.object_list]
-    pages = published_pages().in_bulk(shown) if shown else {}
+    pages = result_pages(h.page_id for h in listing.object_list)
     return SearchView(
         query=query,
         searched=True,

@@ -37,7 +37,10 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections import Counter
+import threading
+from array import array
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import compress, islice
@@ -547,17 +550,33 @@ def search_pages(query: str, *, limit: int = 200) -> list[Hit]:
 
 def page_plain_text(page, lang: str) -> str:
     """The readable words of a page's body in ``lang``, cached per revision (for snippets)."""
+    return _body_text(page, lang, fall_back=False)[1]
+
+
+def page_snippet_text(page, lang: str) -> tuple[str, str]:
+    """The language a result's snippet of the page is in, asked for ``lang`` (English
+    when the page has no body in ``lang``), and the readable words of that body: cached
+    per revision, so a results page reads no body a search already read."""
+    return _body_text(page, lang, fall_back=True)
+
+
+def _body_text(page, lang: str, *, fall_back: bool) -> tuple[str, str]:
     from django.core.cache import cache
 
     from .rendering import plain_text
+    from .selectors import localized
 
     updated = page.updated_at.timestamp() if page.updated_at else 0
-    key = f"wiki:text:{page.pk}:{page.revision_number}:{updated}:{lang}"
-    text = cache.get(key)
-    if text is None:
-        text = plain_text(getattr(page, f"body_{lang}", None) or "")
-        cache.set(key, text, 60 * 60 * 24)
-    return text
+    key = f"wiki:text:{page.pk}:{page.revision_number}:{updated}:{lang}:{int(fall_back)}"
+    found = cache.get(key)
+    if found is None:
+        if fall_back:
+            body = localized(page, "body", lang)
+            found = (body.lang, plain_text(body.value))
+        else:
+            found = (lang, plain_text(getattr(page, f"body_{lang}", None) or ""))
+        cache.set(key, found, 60 * 60 * 24)
+    return found
 
 
 def _matches(word: str, terms: list[str]) -> bool:
@@ -653,15 +672,92 @@ class Ask:
     parts: tuple[tuple[str, str, str], ...]
 
 
-def _flags_of(highlighted: str) -> list[bool]:
+class _TextFacts:
+    """What highlighting an asked text needs that no query changes, worked out once per
+    text: each part's number of words, the offsets of the joined text's words, and (learnt
+    from the part's first highlight()) the token numbers of its synonym keys. A body has
+    thousands of words; finding them again on every search was a third of its time."""
+
+    __slots__ = ("counts", "keys", "offsets")
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        offsets = array("I")
+        counts: list[int] = []
+        base = 0
+        for text in texts:
+            before = len(offsets)
+            for match in WORD.finditer(text):
+                offsets.append(base + match.start())
+                offsets.append(base + match.end())
+            counts.append((len(offsets) - before) // 2)
+            base += len(text) + 1  # the line break that joins the parts
+        self.counts = tuple(counts)
+        self.offsets = offsets
+        #: Per part: (tokens in its index text, the token numbers of its keys), or None.
+        self.keys: list[tuple[int, array] | None] = [None] * len(counts)
+
+    def spans(self, first: int, last: int) -> list[tuple[int, int]]:
+        """The (start, end) of words ``first`` to ``last`` (excluded) of the joined text."""
+        offsets = self.offsets
+        return list(
+            zip(
+                offsets[2 * first : 2 * last : 2],
+                offsets[2 * first + 1 : 2 * last : 2],
+                strict=True,
+            )
+        )
+
+    def part_flags(
+        self, part: int, text: str, highlighted: str | None, terms: list[str]
+    ) -> list[bool]:
+        """One flag per word of part ``part`` (its ``text``): whether highlight() marked it."""
+        words = self.counts[part]
+        if highlighted is None:
+            return [False] * words  # that row has none of the words
+        tokens = highlighted.count(" ") + 1 if highlighted else 0
+        known = self.keys[part]
+        if known is None or known[0] != tokens:  # first seen, or the index was rebuilt
+            keys = _token_numbers(highlighted, synonyms.KEY_MARK) if highlighted else []
+            self.keys[part] = known = (tokens, array("I", keys))
+        flags = _flags_of(highlighted, known[1])
+        if len(flags) != words:  # the index is behind the text (a page saved meanwhile)
+            return [_matches(w, terms) for w in WORD.findall(text)]
+        return flags
+
+
+#: Texts' facts by (column, language, length, hash) of each part, least recently used
+#: first; at most ``_FACTS_KEPT`` of them (a body's are about 16 KB).
+_FACTS: OrderedDict[tuple, _TextFacts] = OrderedDict()
+_FACTS_KEPT = 2048
+_FACTS_LOCK = threading.Lock()
+
+
+def _facts_of(parts: tuple[tuple[str, str, str], ...]) -> _TextFacts:
+    key = tuple((column, lang, len(text), hash(text)) for column, lang, text in parts)
+    with _FACTS_LOCK:
+        facts = _FACTS.get(key)
+        if facts is not None:
+            _FACTS.move_to_end(key)
+            return facts
+    facts = _TextFacts(text for _c, _l, text in parts)
+    with _FACTS_LOCK:
+        _FACTS[key] = facts
+        while len(_FACTS) > _FACTS_KEPT:
+            _FACTS.popitem(last=False)
+    return facts
+
+
+def _flags_of(highlighted: str, keys: Sequence[int] | None = None) -> list[bool]:
     """One flag per word of an indexed text: whether highlight() marked it (or the
-    synonym key that follows it). Only the marks and the keys are looped over in Python
-    (the rest are C scans): a body has thousands of tokens, a search marks a few."""
+    synonym key that follows it). ``keys`` are the token numbers of the text's synonym
+    keys when known (they do not depend on the query). Only the marks and the keys are
+    looped over in Python (the rest are C scans): a body has thousands of tokens, a
+    search marks a few."""
     if not highlighted:
         return []
-    key = synonyms.KEY_MARK
-    # The token numbers of the keys (each counts as part of the word before it)...
-    keys = _token_numbers(highlighted, key)
+    if keys is None:
+        # The token numbers of the keys (each counts as part of the word before it)...
+        keys = _token_numbers(highlighted, synonyms.KEY_MARK)
     flags = [False] * (highlighted.count(" ") + 1 - len(keys))
     # ...and of the marked tokens, each turned into its word's number.
     for number in _token_numbers(highlighted, _OPEN):
@@ -712,16 +808,6 @@ def _sqlite_marks(
         }
 
 
-def _word_flags(text: str, highlighted: str | None, terms: list[str]) -> list[bool]:
-    words = WORD.findall(text)
-    if highlighted is None:
-        return [False] * len(words)  # that row has none of the words
-    flags = _flags_of(highlighted)
-    if len(flags) != len(words):  # the index is behind the text (a page saved meanwhile)
-        return [_matches(w, terms) for w in words]
-    return flags
-
-
 def _sqlite_highlight(parsed: ParsedQuery, asks: list[Ask]) -> list[SafeString]:
     rows = _sqlite_marks(
         parsed,
@@ -731,18 +817,17 @@ def _sqlite_highlight(parsed: ParsedQuery, asks: list[Ask]) -> list[SafeString]:
     terms = parsed.highlight
     out = []
     for ask in asks:
+        facts = _facts_of(ask.parts)
         flags: list[bool] = []
-        texts = []
-        for column, lang, text in ask.parts:
+        for part, (column, lang, text) in enumerate(ask.parts):
             marked = rows.get((ask.page_id, lang), {}).get(column)
-            flags += _word_flags(text, marked, terms)
-            texts.append(text)
-        text = "\n".join(texts)
+            flags += facts.part_flags(part, text, marked, terms)
+        text = "\n".join(t for _c, _l, t in ask.parts)
         if ask.kind == "title":
-            out.append(_mark_flags(text, flags, 0, len(text)))
+            out.append(_mark_flags(text, flags, 0, len(text), facts.spans(0, len(flags))))
         else:
             # One flag per word of the joined text (the parts' words, in order).
-            out.append(_window(text, flags, SNIPPET_WORDS, len(flags)))
+            out.append(_window(text, flags, SNIPPET_WORDS, len(flags), facts.spans))
     return out
 
 
@@ -774,10 +859,17 @@ def _mark_flags(
     return mark_safe("".join(out))
 
 
-def _window(text: str, flags: list[bool], words: int, total: int | None = None) -> SafeString:
+def _window(
+    text: str,
+    flags: list[bool],
+    words: int,
+    total: int | None = None,
+    spans_of: Callable[[int, int], list[tuple[int, int]]] | None = None,
+) -> SafeString:
     """The ``words``-word window of ``text`` with the most flagged words, starting a few
     words before its first one, highlighted. Only the flagged words are looped over in
-    Python: a body has thousands of words, a search marks a few dozen."""
+    Python: a body has thousands of words, a search marks a few dozen. ``spans_of(first,
+    last)`` gives the offsets of words ``first`` to ``last`` when they are known."""
     if total is None:
         total = len(WORD.findall(text))
     if not total:
@@ -796,7 +888,10 @@ def _window(text: str, flags: list[bool], words: int, total: int | None = None) 
                 best, first_hit = ahead - at, hit
         # Start a few words before it so it reads in context.
         best_start = max(0, min(first_hit - 4, total - window))
-    spans = [m.span() for m in islice(WORD.finditer(text), best_start, best_start + window)]
+    if spans_of is None:
+        spans = [m.span() for m in islice(WORD.finditer(text), best_start, best_start + window)]
+    else:
+        spans = spans_of(best_start, best_start + window)
     start, end = spans[0][0], spans[-1][1]
     last = best_start + len(spans) - 1
     # Snap the window to the start of the line it begins in when that is close.

@@ -112,11 +112,11 @@ def test_the_other_languages_title_is_marked_under_its_own_snippet(client):
 def test_one_query_highlights_a_whole_page_of_results(client, django_assert_num_queries):
     for n in range(12):
         make_page(f"energy-{n}", body_en=f"Energy page {n} spends energy.")
-    # The vocabulary and the published pages' ids (kept per content version), the versions.
+    # The vocabulary and the published pages (kept per content version), the versions.
     results(client, "energy")
-    # The search (on PostgreSQL one per language), the shown results' pages and their
-    # highlights.
-    with django_assert_num_queries(3 if connection.vendor == "sqlite" else 4) as captured:
+    # The search (on PostgreSQL one per language) and the results' highlights: no page
+    # and no body is read again.
+    with django_assert_num_queries(2 if connection.vendor == "sqlite" else 3) as captured:
         html = results(client, "energy spends")
     assert len(snippets(html)) >= 10
     highlights = [q for q in captured.captured_queries if "highlight(" in q["sql"]]
@@ -132,3 +132,27 @@ def test_a_page_saved_without_its_index_is_still_highlighted(client):
     Page.objects.filter(pk=page.pk).update(body_en="Now the energy, the energy is spent.")
     html = results(client, "energy")
     assert "Now the <mark>energy</mark>, the <mark>energy</mark> is spent." in snippets(html)[0]
+
+
+@given(st.lists(st.text(alphabet="ab ёж,\n.1_", max_size=40), min_size=1, max_size=4))
+def test_a_texts_words_are_found_once_per_text(parts):
+    """What a text's highlights keep of it (per part, joined by line breaks) is what
+    reading the joined text word by word finds."""
+    facts = search._TextFacts(parts)
+    joined = "\n".join(parts)
+    assert facts.counts == tuple(len(search.WORD.findall(p)) for p in parts)
+    words = [m.span() for m in search.WORD.finditer(joined)]
+    assert facts.spans(0, len(words)) == words
+    assert facts.spans(1, 3) == words[1:3]
+
+
+def test_an_edited_page_is_found_and_shown_as_it_reads_now(client):
+    from wiki.services import save_page
+
+    page = make_page("energy", body_en="Energy is spent on skills.")
+    assert "spent on skills" in snippets(results(client, "energy"))[0]
+    page.body_en = "Energy now refills each turn."
+    save_page(page, summary="edit")
+    shown = snippets(results(client, "energy"))[0]
+    assert "<mark>Energy</mark> now refills each turn." in shown
+    assert "skills" not in shown
