@@ -3,9 +3,10 @@
 Django's template language renders every page; Jinja2 renders only what a profile showed
 to be dominated by the template engine itself: the card breakdown (≈ 730 nodes, half of a
 card page's first view in Django's engine; ≈ 3× cheaper in Jinja2's compiled code,
-docs/PERFORMANCE.md), the card picture it and other pages show, and the card list's
-results (a third of a first view of a search in Django's engine), whose card tile the home
-page and the site search show too (``{% card_tiles %}``). The vocabulary:
+docs/PERFORMANCE.md), the card picture it and other pages show, the card list's results
+(a third of a first view of a search in Django's engine), whose card tile the home page
+and the site search show too (``{% card_tiles %}``), and the wiki search's results (two
+fifths of a first view of a wiki search). The vocabulary:
 
 - ``{{ _("Text") }}`` is ``gettext``, in the visitor's language. Write translatable text
   only as ``{{ _("…") }}`` with a literal, optionally followed by ``|format(name=…)`` for

@@ -3,7 +3,7 @@
 A view that serves both a full page and an htmx fragment renders with ``render_page``
 (or ``render_fragment_page`` when the fragment is a template of its own):
 an htmx request gets the template's partial (django-template-partials,
-``"wiki/search_results.html#results"``), anything else — a plain visit, or htmx's history
+``"play/play_index.html#builder"``), anything else — a plain visit, or htmx's history
 restore, which needs the whole page — gets the whole template. The answer varies on
 ``HX-Request`` so a cache never hands one to the other.
 """

@@ -20,6 +20,7 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.cache import cache
@@ -27,8 +28,9 @@ from django.core.paginator import Page as ListPage
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import pgettext
+from django.utils.translation import get_language_info, ngettext, pgettext
 
 from core import versions
 
@@ -418,6 +420,11 @@ class SearchResult:
         with translation.override(self.matched_lang):
             return self.link.page.get_absolute_url()
 
+    @property
+    def matched_name(self) -> str:
+        """The name of the language the words were found in, in the visitor's language."""
+        return str(get_language_info(self.matched_lang)["name_translated"])
+
 
 @dataclass(frozen=True, slots=True)
 class SearchView:
@@ -443,6 +450,24 @@ class SearchView:
     @property
     def dropped_text(self) -> str:
         return quoted_words(self.dropped)
+
+    @property
+    def found(self) -> str:
+        return ngettext("%(counter)s page found", "%(counter)s pages found", self.total) % {
+            "counter": self.total
+        }
+
+    @property
+    def unknown_note(self) -> str:
+        return ngettext(
+            "No page has the word %(words)s, so the search left it out.",
+            "No page has the words %(words)s, so the search left them out.",
+            len(self.unknown),
+        ) % {"words": self.unknown_text}
+
+    @property
+    def corrected_url(self) -> str:
+        return f"{reverse('wiki:search')}?q={quote(self.corrected, safe='/')}"
 
 
 def quoted_words(words: Iterable[str]) -> str:
