@@ -166,9 +166,10 @@ class EquippedRow:
     search_url: str = ""  # the cards equipping it in this slot
 
 
-def _step(step: TraceStep) -> Step:
+def _step(step: TraceStep, urls: dict[str, str] | None = None) -> Step:
     section = narration.step_section(step)
-    return Step(step.code, narration.sentence(step), narration.wiki_url(section))
+    url = (urls or {}).get(section) or narration.wiki_url(section)
+    return Step(step.code, narration.sentence(step), url)
 
 
 def _steps(
@@ -182,7 +183,8 @@ def _steps(
 def worded_trace(trace: Iterable[TraceStep]) -> dict[int, Step]:
     """Each step of a trace in words, once (a card page shows most steps twice: in their
     section and in the full trace), by the step's identity."""
-    return {id(s): _step(s) for s in trace}
+    urls = narration.wiki_urls()  # once, not once per step: it reads the language
+    return {id(s): _step(s, urls) for s in trace}
 
 
 def rule_rows(
