@@ -59,6 +59,7 @@ class Registry:
         self.name = name
         self.codes: frozenset[str] = frozenset(codes)
         self._phrases: dict[str, Phrase] = {}
+        self._by_rule: dict[str, tuple[str, ...]] = {}
 
     def register(
         self, *codes: str, section: str | None = None, rule: str | None = None
@@ -70,6 +71,7 @@ class Registry:
                 if code in self._phrases:
                     raise ValueError(f"{self.name}: {code!r} is registered twice")
                 self._phrases[code] = Phrase(code, say, section, rule)
+            self._by_rule.clear()
             return say
 
         return decorator
@@ -97,8 +99,14 @@ class Registry:
         return self[code].say(params, getattr(value, "value", value))
 
     def codes_of_rule(self, rule: str) -> tuple[str, ...]:
-        """The registered codes that belong to ``rule``, in registration order."""
-        return tuple(p.code for p in self._phrases.values() if p.rule == rule)
+        """The registered codes that belong to ``rule``, in registration order (worked out
+        once per rule: a card page asks for each of its six rules)."""
+        found = self._by_rule.get(rule)
+        if found is None:
+            found = self._by_rule[rule] = tuple(
+                p.code for p in self._phrases.values() if p.rule == rule
+            )
+        return found
 
     def missing(self) -> list[str]:
         """Codes the engine can emit that have no sentence here (a test keeps this empty)."""

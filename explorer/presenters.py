@@ -195,6 +195,7 @@ def rule_rows(
 ) -> list[RuleRow]:
     rows = []
     word = (lambda s: worded[id(s)]) if worded is not None else _step
+    urls = narration.wiki_urls()
     for result in breakdown.rules:
         codes = narration.TRACE.codes_of_rule(result.key)
         row = RuleRow(
@@ -203,7 +204,7 @@ def rule_rows(
             rarity=result.rarity.value,
             decided=result.key in breakdown.decided_by,
             steps=[word(s) for s in breakdown.trace if s.code in codes],
-            wiki_url=narration.wiki_url(result.key),
+            wiki_url=urls.get(result.key) or narration.wiki_url(result.key),
             changed=f"rule:{result.key}" in changed,
         )
         if result.next_tier is not None:
