@@ -21,6 +21,8 @@ class Form:
     htmx: bool = False
     # Named submit buttons: a browser sends only the one that was clicked.
     buttons: list[tuple[str, str]] = field(default_factory=list)
+    # The element's own hx-headers (htmx sends them with its request): a CSRF token, say.
+    headers: dict[str, str] = field(default_factory=dict)
 
     def data(self, button: int = 0) -> list[tuple[str, str]]:
         """The fields a browser would send when the `button`-th submit button is clicked."""
@@ -49,7 +51,10 @@ class _PageParser(HTMLParser):
             if method == "post" or a.get("hx-post"):
                 action = a.get("hx-post") or a.get("action") or self.page
                 self._form = Form(
-                    self.page, urljoin(self.page, action), htmx=bool(a.get("hx-post"))
+                    self.page,
+                    urljoin(self.page, action),
+                    htmx=bool(a.get("hx-post")),
+                    headers=_hx_json(a.get("hx-headers", "")),
                 )
                 self.forms.append(self._form)
             else:
@@ -57,7 +62,12 @@ class _PageParser(HTMLParser):
                 self._form = Form(self.page, urljoin(self.page, action), htmx=bool(a.get("hx-get")))
                 self.get_forms.append(self._form)
         elif a.get("hx-post"):
-            form = Form(self.page, urljoin(self.page, a["hx-post"]), htmx=True)
+            form = Form(
+                self.page,
+                urljoin(self.page, a["hx-post"]),
+                htmx=True,
+                headers=_hx_json(a.get("hx-headers", "")),
+            )
             form.fields.extend(_hx_vals(a.get("hx-vals", "")))
             self.forms.append(form)
         if self._form is not None:
@@ -90,16 +100,19 @@ class _PageParser(HTMLParser):
             self._form = None
 
 
-def _hx_vals(raw: str) -> list[tuple[str, str]]:
+def _hx_json(raw: str) -> dict[str, str]:
+    """An hx-vals or hx-headers attribute's JSON object (nothing for ``js:`` or bad JSON)."""
     if not raw or raw.startswith("js:"):
-        return []
+        return {}
     try:
         values = json.loads(raw)
     except ValueError:
-        return []
-    if not isinstance(values, dict):
-        return []
-    return [(str(k), str(v)) for k, v in values.items()]
+        return {}
+    return {str(k): str(v) for k, v in values.items()} if isinstance(values, dict) else {}
+
+
+def _hx_vals(raw: str) -> list[tuple[str, str]]:
+    return list(_hx_json(raw).items())
 
 
 def parse_page(page: str, html: str) -> tuple[list[str], list[Form]]:

@@ -211,10 +211,9 @@ def cached_page(
             finally:
                 setattr(request, _PLACEHOLDER, None)
             mark = placeholder.encode()
-            token = get_token(request).encode()
             if response.streaming:
                 response.streaming_content = _streamed_with_token(
-                    response.streaming_content, mark, token
+                    response.streaming_content, mark, get_token(request).encode()
                 )
                 return response
             marks = _marks(response.content, mark)
@@ -222,7 +221,11 @@ def cached_page(
             if response.status_code == 200 and len(response.content) <= max_body:
                 headers = [(h, response[h]) for h in _KEPT_HEADERS if h in response]
                 cache.set(key, (response.content, headers, marks, len(mark)), timeout)
-            response.content = _splice(response.content, marks, len(mark), token)
+            if marks:
+                # Only a page with a form makes the visitor a token (and a CSRF cookie).
+                response.content = _splice(
+                    response.content, marks, len(mark), get_token(request).encode()
+                )
             return response
 
         wrapper.page_params = names  # type: ignore[attr-defined]

@@ -16,7 +16,8 @@ from core.cache import BoundedLocMemCache
 
 pytestmark = pytest.mark.django_db
 
-TOKEN = re.compile(r'"X-CSRFToken": "([^"]+)"')
+# A visitor's CSRF token where a page puts it: a form's field or an element's hx-headers.
+TOKEN = re.compile(r'(?:name="csrfmiddlewaretoken" value="|"X-CSRFToken": ")([^"]+)"')
 OLD_PLACEHOLDER = "__card-codex-csrf-token__"  # the fixed placeholder the cache once used
 
 
@@ -25,24 +26,51 @@ def page_entries() -> list[str]:
     return [key for key in cache._cache if ":page:" in key]
 
 
+def form_page(*names: str) -> str:
+    """A cached page with a form, whose CSRF token is spliced into every render: a booster
+    pool's (with its open form), holding cards named ``names`` (and three more)."""
+    from cards.models import Card
+    from packs.models import Pool
+    from tests.cards.conftest import make_card
+
+    for token, name in enumerate((*names, "Pup A", "Pup B", "Pup C"), start=900):
+        make_card(token, name=name)
+    pool = Pool.objects.create(slug="token-test", name_en="Token test", pack_size=3)
+    pool.cards.set(Card.objects.filter(token__gte=900))
+    return "/en/packs/token-test/"
+
+
 def test_two_visitors_get_the_cached_page_with_their_own_token(django_assert_num_queries):
+    page = form_page()
     first, second = Client(), Client()
-    a = first.get("/en/").content.decode()
+    a = first.get(page).content.decode()
     with django_assert_num_queries(0):
-        b = second.get("/en/").content.decode()
+        b = second.get(page).content.decode()
     token_a, token_b = TOKEN.search(a).group(1), TOKEN.search(b).group(1)
     assert token_a != token_b
     assert TOKEN.sub("", a) == TOKEN.sub("", b)
     assert "csrftoken" in second.cookies
 
 
+def test_a_cached_page_without_a_form_makes_no_token():
+    Client().get("/en/")  # fills the cache
+    visitor = Client()
+    html = visitor.get("/en/").content.decode()
+    assert not TOKEN.search(html)
+    assert "csrftoken" not in visitor.cookies
+
+
 def test_a_token_from_a_cached_page_passes_the_csrf_check():
-    Client().get("/en/play/")  # fills the cache with someone else's render
+    from bench.htmlforms import parse_page
+
+    page = form_page()
+    Client().get(page)  # fills the cache with someone else's render
     visitor = Client(enforce_csrf_checks=True)
-    html = visitor.get("/en/play/").content.decode()
-    token = TOKEN.search(html).group(1)
-    refused = visitor.post("/en/play/", {"deck": "1"})
-    accepted = visitor.post("/en/play/", {"deck": "1"}, headers={"X-CSRFToken": token})
+    html = visitor.get(page).content.decode()
+    (form,) = parse_page(page, html)[1]
+    data = [(k, v) for k, v in form.data() if k != "csrfmiddlewaretoken"]
+    refused = visitor.post(form.action, dict(data))
+    accepted = visitor.post(form.action, dict(form.data()))
     assert refused.status_code == 403
     assert accepted.status_code != 403
 
@@ -147,7 +175,7 @@ def test_htmx_targets_and_triggers_make_no_new_entries(client):
 
 def test_a_body_above_the_limit_is_served_but_not_kept(client, settings):
     settings.PAGE_CACHE_MAX_BYTES = 1000
-    response = client.get("/en/")
+    response = client.get(form_page())
     assert response.status_code == 200 and len(response.content) > 1000
     assert TOKEN.search(response.content.decode())  # the visitor's token, not a placeholder
     assert page_entries() == []
@@ -229,24 +257,22 @@ def test_every_cached_view_names_the_parameters_it_reads():
 # --- item 5: the CSRF placeholder is spliced in only where the template put it -----------
 
 
-def _two_visits(url: str) -> tuple[str, str, str, str]:
+def _two_visits(url: str) -> tuple[str, str]:
     first, second = Client(), Client()
     a = first.get(url)
     b = second.get(url)
     assert a.status_code == b.status_code == 200
-    html_a, html_b = a.content.decode(), b.content.decode()
-    return html_a, html_b, first.cookies["csrftoken"].value, second.cookies["csrftoken"].value
+    return a.content.decode(), b.content.decode()
 
 
 def test_a_card_name_holding_the_old_placeholder_stays_text():
-    from tests.cards.conftest import make_card
-
-    make_card(42, name=f"Pup {OLD_PLACEHOLDER} #42")
-    a, b, _cookie_a, _cookie_b = _two_visits("/en/cards/42/")
+    # A booster pool's page lists the card's name beside its open form's token.
+    a, b = _two_visits(form_page(f"Pup {OLD_PLACEHOLDER} #42"))
     for html in (a, b):
         assert f"Pup {OLD_PLACEHOLDER} #42" in html
         token = TOKEN.search(html).group(1)
-        assert html.count(token) == 1  # the visitor's token only in the htmx headers
+        # The visitor's token in each form's field, and nowhere else.
+        assert html.count(token) == html.count('name="csrfmiddlewaretoken"') > 0
     assert TOKEN.search(a).group(1) != TOKEN.search(b).group(1)
 
 
@@ -260,15 +286,16 @@ def test_a_wiki_link_holding_the_old_placeholder_stays_text():
             slug="energy", title_en="Energy", body_en=f"See [this]({link}).", published=True
         )
     )
-    a, b, _cookie_a, _cookie_b = _two_visits("/en/wiki/energy/")
+    a, b = _two_visits("/en/wiki/energy/")
     for html in (a, b):
         assert f'href="{link}"' in html
-        assert html.count(TOKEN.search(html).group(1)) == 1
+        assert not TOKEN.search(html)  # a page without a form has no token to splice
 
 
 def test_each_render_has_its_own_unguessable_placeholder(monkeypatch):
     from core import cache as page_cache
 
+    page = form_page()
     seen = []
     made = page_cache._new_placeholder
 
@@ -279,7 +306,7 @@ def test_each_render_has_its_own_unguessable_placeholder(monkeypatch):
     monkeypatch.setattr(page_cache, "_new_placeholder", spy)
     for _ in range(2):
         cache.clear()
-        html = Client().get("/en/").content.decode()
+        html = Client().get(page).content.decode()
         assert seen[-1] not in html
     assert len(set(seen)) == 2 and all(re.fullmatch(r"csrf[0-9a-f]{40}", p) for p in seen)
     (entry,) = [cache.get(key.split(":", 2)[2]) for key in page_entries()]

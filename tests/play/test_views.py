@@ -379,3 +379,30 @@ def test_the_last_line_of_the_log_reads_as_a_sentence_in_both_languages(client, 
         html = client.get(f"/{lang}/play/m/{match.public_id}/").content.decode()
         last = re.findall(r'<li class="log-line log-end">([^<]*)</li>', html)[-1]
         assert last.startswith(needle) and "surrender" not in last.split(". ", 2)[-1], last
+
+
+def test_the_surrender_button_carries_its_token_as_a_header(collection):
+    """Without JavaScript the surrender form is a GET (the confirmation page), so with htmx
+    its POST carries the CSRF token in hx-headers, not as a field in an address; the
+    token passes the check."""
+    import re
+
+    client = Client(enforce_csrf_checks=True)
+    client.get(reverse("play:index"))
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        reverse("play:index"), {"card": ["1", "2"], "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    form = re.search(r'<form class="surrender-form"[^>]*>', html).group(0)
+    assert 'method="get"' in form
+    header = re.search(r"hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'", form).group(1)
+    match = Match.objects.latest("created_at")
+    surrendered = client.post(
+        reverse("play:surrender", args=[match.public_id]),
+        {"turn": str(services.load(match).state.actions)},
+        headers={**HX, "X-CSRFToken": header},
+    )
+    assert surrendered.status_code == 200
+    assert services.load(Match.objects.get(pk=match.pk)).state.winner is not None
