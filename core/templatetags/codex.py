@@ -3,6 +3,7 @@
 from django import template
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.template.loader_tags import BlockNode
 from django.urls import get_script_prefix
 from django.utils.safestring import mark_safe
 
@@ -52,6 +53,11 @@ _MAX_FRAGMENTS = 256  # (fragment, language, section…) combinations: a few doz
 
 
 class FragmentOnceNode(template.Node):
+    # Not searched for nodes (a child template's {% extends %} walks its layout's whole
+    # tree for {% block %}s on every render): the markup inside holds no block (checked
+    # when it is parsed), and it is frozen anyway.
+    child_nodelists = ()
+
     def __init__(self, name: str, nodelist: template.NodeList, vary_on: list) -> None:
         self.name = name
         self.nodelist = nodelist
@@ -88,5 +94,7 @@ def fragment_once(parser: template.base.Parser, token: template.base.Token) -> F
         raise template.TemplateSyntaxError(f"{bits[0]} needs a quoted name first")
     nodelist = parser.parse(("endfragment_once",))
     parser.delete_first_token()
+    if nodelist.get_nodes_by_type(BlockNode):
+        raise template.TemplateSyntaxError(f"{bits[0]} cannot hold a {{% block %}}")
     vary_on = [parser.compile_filter(bit) for bit in bits[2:]]
     return FragmentOnceNode(bits[1][1:-1], nodelist, vary_on)

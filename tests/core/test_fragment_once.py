@@ -60,3 +60,14 @@ def test_the_header_marks_each_section_and_speaks_each_language():
         with translation.override("ru"):
             assert translation.gettext("Wiki") in russian
         assert 'href="/ru/wiki/"' in russian and 'href="/en/wiki/"' not in russian
+
+
+@pytest.mark.django_db
+def test_a_block_inside_is_refused_and_the_layouts_blocks_still_fill():
+    """The fragment is not searched for blocks (so a child page's {% extends %} walks less
+    of the layout): a block inside one would never be filled, so it is an error."""
+    with pytest.raises(TemplateSyntaxError, match="block"):
+        _render('{% fragment_once "t" %}{% block x %}{% endblock %}{% endfragment_once %}')
+    html = Client().get("/en/wiki/search/?q=energy").content.decode()
+    assert "<title>" in html and "Search: energy" in html  # the page's own title block
+    assert 'href="/static/css/wiki' in html  # and its head block
