@@ -728,7 +728,7 @@ class _TextFacts:
 #: Texts' facts by (column, language, length, hash) of each part, least recently used
 #: first; at most ``_FACTS_KEPT`` of them (a body's are about 16 KB).
 _FACTS: OrderedDict[tuple, _TextFacts] = OrderedDict()
-_FACTS_KEPT = 2048
+_FACTS_KEPT = 1024
 _FACTS_LOCK = threading.Lock()
 
 
