@@ -99,7 +99,7 @@ def published_pages() -> QuerySet[Page]:
 
 
 #: What a search result shows of a page: not its bodies (a snippet's text is kept per
-#: revision by ``wiki.search.page_plain_text``, which reads a body only when it is not).
+#: revision by ``wiki.search.page_snippet_text``, which reads a body only when it is not).
 _RESULT_FIELDS = (
     "id",
     "slug",
@@ -112,8 +112,9 @@ _RESULT_FIELDS = (
 def _result_rows() -> tuple[tuple[str, ...], dict[int, tuple]]:
     # Page.from_db takes the values of the fields it gets in the model's field order.
     names = tuple(f.attname for f in Page._meta.concrete_fields if f.attname in _RESULT_FIELDS)
+    pk = names.index("id")
     rows = published_pages().order_by().values_list(*names)
-    return names, {row[0]: row for row in rows}
+    return names, {row[pk]: row for row in rows}
 
 
 def published_page_ids() -> KeysView[int]:
