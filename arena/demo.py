@@ -26,6 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.db import transaction
 
 from core import versions
+from core.db import analyze
 from engine.slabs import HP_BY_VALUE, TIER_BY_VALUE, USD_CENT
 
 from .models import Slab, SlabValue
@@ -144,5 +145,6 @@ def load(today: dt.date, *, seed: int = DEMO_SEED, count: int = DEMO_SLABS) -> i
             ],
             batch_size=2000,
         )
+        analyze(Slab, SlabValue)
         versions.bump("arena")
     return len(rows)

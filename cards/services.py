@@ -32,6 +32,7 @@ from django.db.models import Model, Q, QuerySet
 
 import engine
 from core import versions
+from core.db import analyze
 from engine.derive import derive
 from engine.types import AttributeSpec, CardSpec, ComboSpec
 
@@ -368,12 +369,19 @@ def store_collection(
         if derived is None:
             recompute_cards()
         collection_changed()
+        analyze_collection()
     return {
         "attributes": len(attributes),
         "cards": len(cards),
         "combos": len(combos),
         "owned": owned,
     }
+
+
+def analyze_collection() -> None:
+    """Fresh planner statistics for the collection's tables after a bulk write
+    (PostgreSQL; ``core.db.analyze``)."""
+    analyze(Attribute, Card, Card.wardrobe.through, Combo, Combo.attributes.through)
 
 
 def engine_fingerprint() -> str:

@@ -921,6 +921,7 @@ def _write(plan: _Plan) -> bool:
             _run(statement)
         # Raw SQL sends no signals: report the change for the cached pages.
         services.collection_changed()
+        services.analyze_collection()
     plan.result.write_seconds = time.perf_counter() - started
     return True
 

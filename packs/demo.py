@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from cards.models import EQUIPPED_FIELDS, Attribute, Card
+from core.db import analyze
 from engine.packs import GAUNTLET_PER_TIER
 from engine.types import Role
 
@@ -125,6 +126,7 @@ def load_demo_pools() -> list[Pool]:
             tokens = Card.objects.filter(demo.cards, starter=False).values_list("id", flat=True)
             pool.cards.set(list(tokens))
             created.append(pool)
+        analyze(Pool, Pool.cards.through)
     return created
 
 
