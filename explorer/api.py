@@ -40,8 +40,8 @@ from engine.serialize import breakdown_json, card_to_json
 
 from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
-from .query import describe
-from .selectors import combos, search_cards
+from .query import Query, describe
+from .selectors import combos, search_cards, search_count
 
 __all__ = ["api_view", "error_response"]
 
@@ -270,7 +270,9 @@ def _card_summary(links: Callable[[int], dict[str, str]], row: tuple[Any, ...]) 
     }
 
 
-def _page(found: QuerySet[Card], number: int, size: int) -> tuple[list[int], int | None]:
+def _page(
+    query: Query, found: QuerySet[Card], number: int, size: int
+) -> tuple[list[int], int | None]:
     """One page of the cards ``found`` (their ids in its order) and how many it finds in
     all. None for the count when the page is past the end (nothing needs it then).
 
@@ -284,7 +286,7 @@ def _page(found: QuerySet[Card], number: int, size: int) -> tuple[list[int], int
         return [], (0 if number == 1 else None)
     if len(ids) < size:  # the last page: the count is known
         return ids, start + len(ids)
-    return ids, found.count()
+    return ids, search_count(query, found)
 
 
 @api_view
@@ -298,7 +300,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
     text = str(form.data.get("q", ""))
     size, number = form.size, form.number
     query = form.cleaned_data["q"]
-    ids, count = _page(search_cards(query), number, size)
+    ids, count = _page(query, search_cards(query), number, size)
     if count is None:
         return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number})
     pages = max(1, -(-count // size))  # as Django's Paginator counts them

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
 from django.utils.formats import number_format
+from django.utils.functional import cached_property
 from django.utils.html import escape, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
@@ -55,11 +56,24 @@ from .selectors import (
     page_of_cards,
     rarest_attributes,
     search_cards,
+    search_count,
 )
 from .selectors import supply_distribution as supply_counts
 from .whatif import SLOTS, Catalogue, Suggestion, apply, changed_fields, suggestions
 
 CARD_LIST_PAGE_SIZE = 24
+
+
+class CountedPaginator(Paginator):
+    """A ``Paginator`` given its count (``selectors.search_count`` keeps a search's)."""
+
+    def __init__(self, object_list: Any, per_page: int, count: int) -> None:
+        super().__init__(object_list, per_page)
+        self._known_count = count
+
+    @cached_property
+    def count(self) -> int:
+        return self._known_count
 
 
 def context(page: Any) -> dict[str, Any]:
@@ -771,9 +785,10 @@ def card_list_page(form: CardListForm) -> CardListPage:
         )
     query: Query = form.cleaned_data["q"]
     size = PAGE_SIZES[display]
-    paginator = Paginator(search_cards(query).values_list("pk", flat=True), size)
+    found = search_cards(query)
+    count = search_count(query, found)
+    paginator = CountedPaginator(found.values_list("pk", flat=True), size, count)
     page = paginator.get_page(form.page_number())
-    count = paginator.count
     key = query.sort.lstrip("-")
     return CardListPage(
         q=text,

@@ -246,11 +246,14 @@ def test_search_pages_are_what_the_paginator_made(client, demo, q):
 
 
 def test_a_searchs_first_view_is_three_queries_at_most(client, demo, django_assert_num_queries):
-    """A page of ids, the count (not when the page is the last one), then those cards'
-    rows; past the end, one."""
+    """A page of ids, the count (not when the page is the last one, nor when the search
+    was counted before), then those cards' rows; past the end, one."""
     assert client.get("/api/cards", {"q": "r>=rare"}).status_code == 200
     with django_assert_num_queries(3):
-        assert client.get("/api/cards", {"q": "r>=rare", "page_size": "5"}).status_code == 200
+        assert client.get("/api/cards", {"q": "r>=common", "page_size": "5"}).status_code == 200
+    with django_assert_num_queries(2):  # another page and sort of it: the count is kept
+        params = {"q": "r>=common sort:-atk", "page_size": "5", "page": "2"}
+        assert client.get("/api/cards", params).status_code == 200
     with django_assert_num_queries(2):  # one page holds them all: counted from the page
         data = client.get("/api/cards", {"q": "r>=epic", "page_size": "200"}).json()
     assert data["count"] == len(data["results"]) > 0

@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import translation
 
-from cards.models import Attribute, Card
+from cards.models import RARITY_RANK, Attribute, Card
 from cards.specs import card_spec
 from core import versions
 from engine.derive import derive
@@ -76,6 +76,26 @@ def test_list_query_count_does_not_grow_with_the_page(client, demo, django_asser
         client.get("/en/cards/", {"q": "r>=rare sort:-atk"})
     with django_assert_max_num_queries(0):  # served from the page cache
         client.get("/en/cards/", {"q": "r>=rare sort:-atk"})
+
+
+def test_a_searchs_count_is_kept_across_its_sorts_displays_and_pages(
+    client, demo, django_assert_num_queries
+):
+    """The count of a search is kept per collection version: another sort, display or page
+    of it counts no cards again (at 100,000 cards a broad count is 3–5 ms); a change of
+    the collection counts afresh."""
+    first = client.get("/en/cards/", {"q": "r>=rare sort:-atk"}).content.decode()
+    found = re.search(r"(\d+) cards found", first).group(1)
+    with django_assert_num_queries(2):  # a page of ids, those cards: no count
+        html = client.get(
+            "/en/cards/", {"q": "r>=rare sort:hp", "display": "checklist", "page": "2"}
+        ).content.decode()
+    assert f"{found} cards found" in html
+    card = Card.objects.filter(rarity="common").order_by("token").first()
+    Card.objects.filter(pk=card.pk).update(rarity="rare", rarity_rank=RARITY_RANK["rare"])
+    versions.bump("cards")
+    html = client.get("/en/cards/", {"q": "r>=rare sort:hp"}).content.decode()
+    assert f"{int(found) + 1} cards found" in html
 
 
 def test_page_of_cards_loads_what_the_orm_would_in_one_query(demo, django_assert_num_queries):
