@@ -351,9 +351,10 @@ def count_searches(searches: dict[str, str]) -> dict[str, int]:
 
 
 def random_card_token(query: Query, rng: random.Random | None = None) -> int | None:
-    """A random card among those ``query`` finds (two queries: the count, then one row)."""
+    """A random card among those ``query`` finds (two queries: the count, kept per
+    collection version, then one row)."""
     found = Card.objects.filter(catalogue_condition(query)).order_by("token")
-    count = found.count()
+    count = search_count(query, found)
     if not count:
         return None
     offset = (rng or random.SystemRandom()).randrange(count)
