@@ -869,7 +869,7 @@ SITE_SEARCH_PAGES = 8
 def site_search_page(text: str, lang: str) -> SiteSearchPage:
     """The cards and the wiki pages a text finds, cards first when it is a card query."""
     from wiki import search as wiki_search
-    from wiki.selectors import localized, result_pages
+    from wiki.selectors import localized, published_page_ids, result_pages
 
     text = text.strip()
     if not text:
@@ -887,15 +887,19 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         card_error = query_problem(text, error, error.message)
     else:
         found = search_cards(query)
-        count = found.count()
+        count = search_count(query, found)
         rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
         described = describe(query)
     hits = wiki_search.search_pages(text) if wiki_search.query_terms(text) else []
-    pages = result_pages(h.page_id for h in hits)
-    hits = [h for h in hits if h.page_id in pages]
+    published = published_page_ids()
+    hits = [h for h in hits if h.page_id in published]
+    # Only the shown ones are made pages (a search finds up to 200).
+    pages = result_pages(h.page_id for h in hits[:SITE_SEARCH_PAGES])
     wiki = []
     for hit in hits[:SITE_SEARCH_PAGES]:
-        page = pages[hit.page_id]
+        page = pages.get(hit.page_id)
+        if page is None:
+            continue  # unpublished since the search began
         title = localized(page, "title", lang)
         wiki.append(
             WikiHit(
