@@ -40,10 +40,10 @@ from engine.types import (
 )
 from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 
-TRACE = Registry("trace", CODES)
+TRACE = Registry("trace", CODES, memo=8192)
 """Every derivation trace code: its sentence, the wiki section explaining it, its rule."""
 
-NEEDS_SAID = Registry("needs", NEEDS)
+NEEDS_SAID = Registry("needs", NEEDS, memo=4096)
 """Every next-tier need (``Requirement.need``): its sentence (value: the target rarity)."""
 
 
@@ -534,9 +534,9 @@ def _undercharge(p: Mapping[str, Any], v: Any) -> str:
     }
 
 
-def sentence(step: TraceStep) -> str:
-    """The step in words, in the active language."""
-    return TRACE.say(step.code, step.params, step.value)
+def sentence(step: TraceStep, language: str | None = None) -> str:
+    """The step in words, in the active language (``language``, when the caller read it)."""
+    return TRACE.say(step.code, step.params, step.value, language)
 
 
 def step_section(step: TraceStep) -> str:

@@ -59,7 +59,7 @@ from .selectors import (
     search_count,
 )
 from .selectors import supply_distribution as supply_counts
-from .whatif import SLOTS, Catalogue, Suggestion, apply, changed_fields, suggestions
+from .whatif import SLOTS, Catalogue, apply, changed_fields, suggestions
 
 CARD_LIST_PAGE_SIZE = 24
 
@@ -90,6 +90,7 @@ class Step:
     code: str
     text: str
     wiki_url: str
+    link_label: str = ""  # the name of its link to the rule, for screen readers
 
 
 @dataclass
@@ -100,7 +101,6 @@ class RuleRow:
     decided: bool
     steps: list[Step]
     next_text: str = ""
-    next_whatif: str = ""  # query string of a what-if that reaches it
     wiki_url: str = ""
     changed: bool = False
 
@@ -180,10 +180,16 @@ class EquippedRow:
     search_url: str = ""  # the cards equipping it in this slot
 
 
-def _step(step: TraceStep, urls: dict[str, str] | None = None) -> Step:
+def _step(
+    step: TraceStep,
+    urls: dict[str, str] | None = None,
+    language: str | None = None,
+    link_label: str | None = None,
+) -> Step:
     section = narration.step_section(step)
     url = (urls or {}).get(section) or narration.wiki_url(section)
-    return Step(step.code, narration.sentence(step), url)
+    text = narration.sentence(step, language)
+    return Step(step.code, text, url, (link_label or _("Rule for “%(step)s”")) % {"step": text})
 
 
 def _steps(
@@ -197,13 +203,13 @@ def _steps(
 def worded_trace(trace: Iterable[TraceStep]) -> dict[int, Step]:
     """Each step of a trace in words, once (a card page shows most steps twice: in their
     section and in the full trace), by the step's identity."""
-    urls = narration.wiki_urls()  # once, not once per step: it reads the language
-    return {id(s): _step(s, urls) for s in trace}
+    # Once, not once per step: reading the language costs more than a kept sentence.
+    urls, language, link_label = narration.wiki_urls(), get_language(), _("Rule for “%(step)s”")
+    return {id(s): _step(s, urls, language, link_label) for s in trace}
 
 
 def rule_rows(
     breakdown: Breakdown,
-    found: dict[str, Suggestion],
     changed: set[str] | frozenset[str] = frozenset(),
     worded: dict[int, Step] | None = None,
 ) -> list[RuleRow]:
@@ -223,16 +229,11 @@ def rule_rows(
         )
         if result.next_tier is not None:
             row.next_text = narration.requirement_sentence(result.next_tier)
-            suggestion = found.get(f"{result.key}:{result.next_tier.target.value}")
-            if suggestion is not None:
-                row.next_whatif = suggestion.whatif.query()
         rows.append(row)
     return rows
 
 
-def paths(
-    card: CardSpec, requirements: Iterable[Requirement], catalogue: Catalogue
-) -> tuple[list[Path], dict[str, Suggestion]]:
+def paths(card: CardSpec, requirements: Iterable[Requirement], catalogue: Catalogue) -> list[Path]:
     """Requirements in words, each with a what-if checked to reach its target."""
     requirements = tuple(requirements)
     found = {
@@ -250,7 +251,7 @@ def paths(
                 result=suggestion.result.value if suggestion else "",
             )
         )
-    return out, found
+    return out
 
 
 def sections(breakdown: Breakdown, worded: dict[int, Step] | None = None) -> list[Section]:
@@ -416,8 +417,7 @@ class CardPage:
     equipped: list[EquippedRow]
     owned_count: str  # "5 owned attributes"
     rules: list[RuleRow]
-    next_paths: list[Path]
-    legendary_paths: list[Path]
+    paths_url: str  # the "what would make it …?" answer, loaded on its own (CardPathsPage)
     sections: list[Section]
     skill_summary: list[Step]  # the affinity, the active skill (or the role default)
     tie_break_steps: list[Step]
@@ -551,7 +551,12 @@ def catalogue_options(
 
 
 def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPage:
-    """The card's breakdown, or the what-if's when the form asks one (never saved)."""
+    """The card's breakdown, or the what-if's when the form asks one (never saved).
+
+    What would lift it a tier is checked by deriving the card again once per way there
+    (≈ 9 times): a quarter of the page's cost, so that answer is a request of its own
+    (``card_paths_page``), which the page loads as it scrolls into view.
+    """
     original_breakdown = derive(card)
     whatif = form.whatif()
     shown, breakdown, changed = card, original_breakdown, frozenset[str]()
@@ -559,15 +564,12 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
         shown = apply(card, whatif, catalogue)
         breakdown = derive(shown)
         changed = frozenset(changed_fields(original_breakdown, breakdown))
-    next_paths: list[Path] = []
-    found: dict[str, Suggestion] = {}
-    legendary_paths: list[Path] = []
+    links = card_links(card.token)
+    paths_url = ""
     if breakdown.next_tier is not None:
-        next_paths, found = paths(shown, breakdown.next_tier.paths, catalogue)
-        if breakdown.next_tier.target is not Rarity.LEGENDARY:
-            towards = paths_to(shown, Rarity.LEGENDARY)
-            if towards is not None:
-                legendary_paths, _found = paths(shown, towards.paths, catalogue)
+        paths_url = token_path("explorer:card-paths", card.token)
+        if not whatif.is_empty:
+            paths_url = f"{paths_url}?{whatif.query()}"
     trace = breakdown.trace
     worded = worded_trace(trace)
     return CardPage(
@@ -590,9 +592,8 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
             "%(counter)s owned attribute", "%(counter)s owned attributes", len(shown.owned)
         )
         % {"counter": len(shown.owned)},
-        rules=rule_rows(breakdown, found, changed, worded),
-        next_paths=next_paths,
-        legendary_paths=legendary_paths,
+        rules=rule_rows(breakdown, changed, worded),
+        paths_url=paths_url,
         sections=sections(breakdown, worded),
         skill_summary=[worded[id(s)] for s in trace if s.code in _SKILL_SUMMARY],
         tie_break_steps=[worded[id(s)] for s in trace if s.code in _TIE_BREAK],
@@ -604,7 +605,52 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
         effect_rows=effect_rows(breakdown),
         undercharge_rows=undercharge_rows(breakdown),
         wiki=narration.wiki_urls(),
-        links=card_links(card.token),
+        links=links,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CardPathsPage:
+    """What would lift the card (or the what-if's card) one tier, and what would make it
+    Legendary: each way in words, with a what-if checked to get there."""
+
+    original: CardSpec
+    breakdown: Breakdown
+    whatif_active: bool
+    next_paths: list[Path]
+    legendary_paths: list[Path]
+    self_url: str  # the real card's page: "Try it" links are what-ifs of it
+    card_url: str  # the card page with the what-if: "Back to the card"
+    errors: list[str]
+
+    @property
+    def status(self) -> int:
+        return 400 if self.errors else 200
+
+
+def card_paths_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPathsPage:
+    whatif = form.whatif()
+    shown = apply(card, whatif, catalogue)
+    breakdown = derive(shown)
+    next_paths: list[Path] = []
+    legendary_paths: list[Path] = []
+    if breakdown.next_tier is not None:
+        next_paths = paths(shown, breakdown.next_tier.paths, catalogue)
+        if breakdown.next_tier.target is not Rarity.LEGENDARY:
+            towards = paths_to(shown, Rarity.LEGENDARY)
+            if towards is not None:
+                legendary_paths = paths(shown, towards.paths, catalogue)
+    self_url = token_path("explorer:card-detail", card.token)
+    card_url = self_url if whatif.is_empty else f"{self_url}?{whatif.query()}"
+    return CardPathsPage(
+        original=card,
+        breakdown=breakdown,
+        whatif_active=not whatif.is_empty,
+        next_paths=next_paths,
+        legendary_paths=legendary_paths,
+        self_url=self_url,
+        card_url=card_url,
+        errors=form.messages(),
     )
 
 
@@ -1219,6 +1265,7 @@ __all__ = [
     "AdvancedSearchPage",
     "CardListPage",
     "CardPage",
+    "CardPathsPage",
     "CardRow",
     "ComparePage",
     "HomePage",
@@ -1231,6 +1278,7 @@ __all__ = [
     "attribute_query",
     "card_list_page",
     "card_page",
+    "card_paths_page",
     "card_row",
     "compare_page",
     "context",

@@ -18,7 +18,7 @@ from django.views.decorators.http import conditional_page, require_safe
 from cards.forms import MAX_TOKEN
 from cards.models import Card
 from core.cache import cached_page
-from core.htmx import render_fragment_page
+from core.htmx import render_fragment_page, wants_partial
 from engine.types import CardSpec
 
 from . import apidocs, presenters
@@ -178,8 +178,12 @@ def _load_card(token: int) -> CardSpec:
         raise Http404(_("There is no card #%(token)s.") % {"token": token}) from None
 
 
+#: The what-if's parameters: the card page and its "what would make it …?" vary on them.
+WHATIF_PARAMS = ("head", "body", "paw", "background", "rank", "burned")
+
+
 @require_safe
-@cached_page(depends_on=("cards",), params=("head", "body", "paw", "background", "rank", "burned"))
+@cached_page(depends_on=("cards",), params=WHATIF_PARAMS)
 def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     """A card and its live breakdown; GET parameters ask a what-if (never saved).
 
@@ -195,6 +199,26 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
         "explorer/card_detail.html",
         "explorer/partials/card.html",
         presenters.context(page),
+        status=page.status,
+    )
+
+
+@require_safe
+@cached_page(depends_on=("cards",), params=WHATIF_PARAMS)
+def card_paths(request: HttpRequest, token: int) -> HttpResponse:
+    """What would lift a card (or a what-if of it) a tier, and what would make it Legendary,
+    each way with a what-if checked to get there. The card page loads it as it scrolls into
+    view (an htmx request: its "Try it" links recompute the card in place); without
+    JavaScript, the card page links here."""
+    card = _load_card(token)
+    catalogue = attribute_catalogue()
+    form = WhatIfForm(request.GET, card=card, catalogue=catalogue)
+    page = presenters.card_paths_page(card, catalogue, form)
+    return render_fragment_page(
+        request,
+        "explorer/card_paths.html",
+        "explorer/partials/card_paths.html",
+        {**presenters.context(page), "inline": wants_partial(request)},
         status=page.status,
     )
 

@@ -181,6 +181,7 @@ def test_a_whatif_permalink_fills_the_form_and_recompute_keeps_its_choices(page,
 def test_try_it_updates_the_form_too(page, collection):
     card = Card.objects.filter(rarity="common", starter=False).order_by("token").first()
     page.goto(f"{page.base_url}/en/cards/{card.token}/")
+    page.locator("#card-paths").scroll_into_view_if_needed()  # the ways up load in view
     page.locator("#next-title ~ ul .button").first.click()
     page.locator(".whatif-banner").wait_for()
     query = page.url.split("?", 1)[1]
@@ -205,6 +206,38 @@ def test_whatif_without_javascript(browser, live_server, collection):
         tab.goto(f"{live_server.url}/en/cards/{card.token}/?{god.slot}={god.name}&burned=%C2%B2")
         assert "Burned stickers is a whole number" in tab.get_by_role("alert").inner_text()
         assert tab.locator(f"#wi-{god.slot}").input_value() == god.name
+    finally:
+        context.close()
+
+
+def test_the_ways_up_arrive_as_they_scroll_into_view_and_try_it_recomputes(page, collection):
+    card = Card.objects.filter(rarity="common", starter=False).order_by("token").first()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{page.base_url}/ru/cards/{card.token}/")
+    section = page.locator("#card-paths")
+    section.scroll_into_view_if_needed()
+    try_it = section.get_by_role("link", name="Попробовать").first
+    try_it.wait_for()  # htmx brought the checked what-ifs in place of the link to them
+    assert "Что сделает её Rare?" in section.inner_text()
+    assert section.get_by_text("Изменения, которые сделают её").count() == 0
+    try_it.click()
+    page.locator(".whatif-banner").wait_for()
+    assert "ничего не сохранено" in page.locator(".whatif-banner").inner_text()
+    assert re.search(rf"/ru/cards/{card.token}/\?.+", page.url)
+    assert page.locator("header.site-header").count() == 1
+
+
+def test_the_ways_up_without_javascript_are_a_page_of_their_own(browser, live_server, collection):
+    card = Card.objects.filter(rarity="common", starter=False).order_by("token").first()
+    context = browser.new_context(java_script_enabled=False)
+    tab = context.new_page()
+    try:
+        tab.goto(f"{live_server.url}/en/cards/{card.token}/")
+        tab.get_by_role("link", name="The changes that would make it Rare").click()
+        tab.wait_for_url(f"**/en/cards/{card.token}/paths/")
+        tab.get_by_role("link", name="Try it").first.click()
+        tab.wait_for_url(re.compile(rf".*/en/cards/{card.token}/\?.+"))
+        assert "with these changes it would be" in tab.locator(".whatif-banner").inner_text()
     finally:
         context.close()
 

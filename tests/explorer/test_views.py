@@ -220,6 +220,21 @@ def test_card_page_query_count_is_fixed(client, demo, django_assert_num_queries)
             assert client.get(f"/en/cards/{card.token}/").status_code == 200
 
 
+def test_the_ways_up_query_count_is_fixed(client, demo, django_assert_num_queries):
+    cards = Card.objects.filter(starter=False).exclude(rarity="legendary")
+    big = max(cards, key=lambda c: c.wardrobe.count())
+    small = min(cards, key=lambda c: c.wardrobe.count())
+    for card in (big, small):
+        cache.clear()
+        # Content versions, the card with its wardrobe, the combos, the attribute catalogue:
+        # the ways up are checked in memory, however many there are.
+        with django_assert_num_queries(4):
+            response = client.get(f"/en/cards/{card.token}/paths/", HTTP_HX_REQUEST="true")
+            assert response.status_code == 200
+        with django_assert_num_queries(0):
+            assert client.get(f"/en/cards/{card.token}/paths/", HTTP_HX_REQUEST="true")
+
+
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_unknown_token_is_a_translated_404(client, demo, lang):
     response = client.get(f"/{lang}/cards/99999999999/")
@@ -292,15 +307,76 @@ def test_bad_whatif_in_russian(client, demo):
 def test_every_suggested_whatif_reaches_its_target(client, demo):
     """The 'Try it' links are derived before they are offered: follow each one."""
     for card in Card.objects.filter(starter=False, rarity__in=["common", "rare", "epic"])[:15]:
-        page = client.get(f"/en/cards/{card.token}/").content.decode()
+        page = client.get(f"/en/cards/{card.token}/paths/").content.decode()
         section = page[page.index('id="next-title"') :]
         target = re.search(r"What would make it (\w+)\?", section).group(1)
-        links = set(re.findall(r'<a class="button button-secondary" href="\?([^"]+)"', section))
+        links = set(
+            re.findall(
+                rf'<a class="button button-secondary" href="/en/cards/{card.token}/\?([^"]+)"',
+                section,
+            )
+        )
+        assert links, card.token
         for query in links:
             follow = client.get(f"/en/cards/{card.token}/?{query.replace('&amp;', '&')}")
             assert follow.status_code == 200
             reached = re.search(r"it would be (\w+)\.", text(follow)).group(1)
             assert ORDER.index(reached) >= ORDER.index(target), (card.token, query, reached)
+
+
+def test_the_card_page_loads_what_would_lift_it_on_its_own(client, demo):
+    """Checking the ways up derives the card again for each: the page holds a placeholder
+    that htmx fills as it scrolls into view, and that links to the answer without it."""
+    card = Card.objects.filter(rarity="rare", starter=False).first()
+    html = client.get(f"/en/cards/{card.token}/").content.decode()
+    placeholder = html[html.index('<section id="card-paths"') :]
+    placeholder = placeholder[: placeholder.index("</section>")]
+    assert f'hx-get="/en/cards/{card.token}/paths/"' in placeholder
+    assert 'hx-trigger="intersect once"' in placeholder
+    assert f'<a href="/en/cards/{card.token}/paths/">' in placeholder
+    assert "What would make it Epic?" in placeholder
+    assert "Try it" not in html  # no what-if is checked for the first view
+
+    legendary = Card.objects.filter(rarity="legendary").first()
+    html = client.get(f"/en/cards/{legendary.token}/").content.decode()
+    assert 'id="card-paths"' not in html
+    assert "Legendary is the highest rarity" in html
+
+
+def test_a_whatif_asks_the_ways_up_of_the_card_it_shows(client, demo):
+    card = Card.objects.filter(rarity="common", starter=False).first()
+    html = client.get(f"/en/cards/{card.token}/", {"burned": "1"}, HTTP_HX_REQUEST="true")
+    html = html.content.decode()
+    assert f'hx-get="/en/cards/{card.token}/paths/?burned=1"' in html
+    paths = client.get(f"/en/cards/{card.token}/paths/", {"burned": "1"})
+    assert paths.status_code == 200
+    assert "nothing is saved" in text(paths)
+    assert f'href="/en/cards/{card.token}/?burned=1">Back to the what-if' in paths.content.decode()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_ways_up_as_a_swap_recompute_the_card_in_place(client, demo, lang):
+    card = Card.objects.filter(rarity="common", starter=False).first()
+    swap = client.get(f"/{lang}/cards/{card.token}/paths/", HTTP_HX_REQUEST="true")
+    assert swap.status_code == 200
+    fragment = swap.content.decode()
+    assert "<html" not in fragment
+    assert (
+        fragment.count('hx-target="#card"') == fragment.count('class="button button-secondary"') > 0
+    )
+    assert swap["Vary"] and "HX-Request" in swap["Vary"]
+    page = client.get(f"/{lang}/cards/{card.token}/paths/").content.decode()
+    assert "<html" in page and 'hx-target="#card"' not in page  # no #card to swap there
+    heading = "Что сделает её Rare?" if lang == "ru" else "What would make it Rare?"
+    assert heading in fragment and heading in page
+
+
+def test_the_ways_up_refuse_bad_input_in_the_visitors_language(client, demo):
+    card = Card.objects.filter(rarity="common", starter=False).first()
+    response = client.get(f"/ru/cards/{card.token}/paths/", {"burned": "²"})
+    assert response.status_code == 400
+    assert "Число сожжённых стикеров" in response.content.decode()
+    assert client.get("/en/cards/999999999/paths/").status_code == 404
 
 
 def test_search_help_lists_every_field(client):
@@ -387,12 +463,12 @@ def test_compare_bad_tokens_are_400(client, demo, params, message):
 
 def test_a_common_card_also_learns_what_would_make_it_legendary(client, demo):
     card = Card.objects.filter(rarity="common", starter=False).first()
-    html = client.get(f"/en/cards/{card.token}/").content.decode()
+    html = client.get(f"/en/cards/{card.token}/paths/").content.decode()
     assert "What would make it Rare?" in html
     section = html[html.index('id="legendary-title"') :]
-    links = re.findall(r'<a class="button button-secondary" href="\?([^"]+)"', section)
+    links = re.findall(r'<a class="button button-secondary" href="([^"]+)"', section)
     assert links
-    follow = client.get(f"/en/cards/{card.token}/?{links[0].replace('&amp;', '&')}")
+    follow = client.get(links[0].replace("&amp;", "&"))
     assert "it would be Legendary." in text(follow)
 
 
