@@ -46,7 +46,7 @@ from django.utils.autoreload import file_changed
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 
-__all__ = ["Phrase", "Registry", "Say"]
+__all__ = ["Phrase", "Registry", "Say", "forget_on_catalogue_change"]
 
 Say = Callable[[Mapping[str, Any], Any], str]
 
@@ -152,6 +152,14 @@ class Registry:
 
 
 _registries: WeakSet[Registry] = WeakSet()
+_kept_elsewhere: list[Callable[[], None]] = []
+
+
+def forget_on_catalogue_change(forget: Callable[[], None]) -> Callable[[], None]:
+    """Call ``forget`` when a catalogue changes, as the registries' kept sentences are
+    dropped (for other memos of worded text, such as the card page's worded steps)."""
+    _kept_elsewhere.append(forget)
+    return forget
 
 
 def _catalogue_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
@@ -160,6 +168,8 @@ def _catalogue_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
     if str(file_path).endswith(".mo"):
         for registry in list(_registries):
             registry.forget()
+        for forget in _kept_elsewhere:
+            forget()
 
 
 file_changed.connect(_catalogue_changed)

@@ -40,8 +40,9 @@ from engine.types import (
 )
 from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 
-TRACE = Registry("trace", CODES, memo=8192)
-"""Every derivation trace code: its sentence, the wiki section explaining it, its rule."""
+TRACE = Registry("trace", CODES)
+"""Every derivation trace code: its sentence, the wiki section explaining it, its rule.
+(Worded steps are kept by ``explorer.presenters.worded_trace``, with their links.)"""
 
 NEEDS_SAID = Registry("needs", NEEDS, memo=4096)
 """Every next-tier need (``Requirement.need``): its sentence (value: the target rarity)."""
