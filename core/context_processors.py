@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.http import HttpRequest
-from django.urls import NoReverseMatch, reverse, translate_url
-from django.utils.translation import override
+from django.urls import NoReverseMatch, get_script_prefix, reverse, translate_url
+from django.utils.translation import get_language, override
 
 
 def site_origin(request: HttpRequest) -> str:
@@ -37,10 +37,20 @@ def language_alternates(request: HttpRequest) -> dict[str, object]:
 
 def _translated(request: HttpRequest, path: str, code: str) -> str:
     """``translate_url(path, code)`` from the match the request already has (it would
-    resolve the path again, once per language, on every page)."""
+    resolve the path again, once per language, on every page).
+
+    Under ``i18n_patterns`` — an address that starts with the active language's prefix —
+    the routes are the same words in every language (no route is translated: a test in
+    tests/core/test_site.py keeps it so), so the page in ``code`` is the same address under
+    that language's prefix, without reversing it.
+    """
     match = request.resolver_match
     if match is None or not match.url_name:
         return translate_url(path, code)
+    script = get_script_prefix()
+    prefix = f"{script}{get_language()}/"
+    if path.startswith(prefix):
+        return f"{script}{code}/{path[len(prefix):]}"
     name = f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name
     with override(code):
         try:

@@ -1,7 +1,8 @@
 """The foundation: every page in both languages, language switching, headers, health."""
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import URLPattern, URLResolver, get_resolver, reverse, translate_url
+from django.utils.functional import Promise
 from django.utils import translation
 
 pytestmark = pytest.mark.django_db
@@ -67,6 +68,31 @@ def test_language_switcher_keeps_the_page_and_query(client):
     assert 'rel="alternate" hreflang="ru" href="http://testserver/ru/cards/?q=r%3Alegendary' in html
     ru = client.get("/ru/cards/?q=r%3Alegendary&page=2").content.decode()
     assert 'href="/en/cards/?q=r%3Alegendary&amp;page=2" hreflang="en"' in ru
+
+
+def _all_patterns(patterns):
+    for entry in patterns:
+        yield entry
+        if isinstance(entry, URLResolver):
+            yield from _all_patterns(entry.url_patterns)
+
+
+def test_no_route_is_translated():
+    """The language switcher swaps the language prefix of an address (core/context_processors.py):
+    right only while every route reads the same in every language."""
+    for entry in _all_patterns(get_resolver().url_patterns):
+        words = getattr(entry.pattern, "_route", None) or getattr(entry.pattern, "_regex", "")
+        assert not isinstance(words, Promise), entry
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_switcher_links_what_django_would_translate(client, lang):
+    for name in page_names():
+        with translation.override(lang):
+            url = reverse(name)
+        html = client.get(url).content.decode()
+        for other in LANGS:
+            assert f'href="{translate_url(url, other)}" hreflang="{other}"' in html, (name, other)
 
 
 def test_pages_are_translated(client):
