@@ -50,7 +50,7 @@ def _translated(request: HttpRequest, path: str, code: str) -> str:
     script = get_script_prefix()
     prefix = f"{script}{get_language()}/"
     if path.startswith(prefix):
-        return f"{script}{code}/{path[len(prefix):]}"
+        return f"{script}{code}/{path[len(prefix) :]}"
     name = f"{match.namespace}:{match.url_name}" if match.namespace else match.url_name
     with override(code):
         try:

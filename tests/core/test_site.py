@@ -2,8 +2,8 @@
 
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse, translate_url
-from django.utils.functional import Promise
 from django.utils import translation
+from django.utils.functional import Promise
 
 pytestmark = pytest.mark.django_db
 
