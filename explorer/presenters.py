@@ -271,12 +271,18 @@ def rule_rows(
     return rows
 
 
-def paths(card: CardSpec, requirements: Iterable[Requirement], catalogue: Catalogue) -> list[Path]:
-    """Requirements in words, each with a what-if checked to reach its target."""
+def paths(
+    card: CardSpec,
+    requirements: Iterable[Requirement],
+    catalogue: Catalogue,
+    base: WhatIf | None = None,
+) -> list[Path]:
+    """Requirements (of ``card`` as the what-if ``base`` has it) in words, each with a
+    what-if of the real card checked to reach its target."""
     requirements = tuple(requirements)
     found = {
         f"{s.requirement.rule}:{s.requirement.target.value}": s
-        for s in suggestions(card, requirements, catalogue)
+        for s in suggestions(card, requirements, catalogue, base)
     }
     out = []
     for req in requirements:
@@ -693,11 +699,11 @@ def card_paths_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> C
     next_paths: list[Path] = []
     legendary_paths: list[Path] = []
     if breakdown.next_tier is not None:
-        next_paths = paths(shown, breakdown.next_tier.paths, catalogue)
+        next_paths = paths(card, breakdown.next_tier.paths, catalogue, whatif)
         if breakdown.next_tier.target is not Rarity.LEGENDARY:
             towards = paths_to(shown, Rarity.LEGENDARY)
             if towards is not None:
-                legendary_paths = paths(shown, towards.paths, catalogue)
+                legendary_paths = paths(card, towards.paths, catalogue, whatif)
     self_url = token_path("explorer:card-detail", card.token)
     card_url = self_url if whatif.is_empty else f"{self_url}?{whatif.query()}"
     return CardPathsPage(

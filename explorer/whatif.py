@@ -46,6 +46,18 @@ class WhatIf:
     def is_empty(self) -> bool:
         return not self.equip and self.rank is UNSET and self.burned is UNSET
 
+    def then(self, change: WhatIf) -> WhatIf:
+        """This what-if with ``change`` made on top (what ``change`` sets wins).
+
+        >>> WhatIf({"head": "Cap"}, burned=3).then(WhatIf({"paw": "Mitt"}, rank=4)).query()
+        'head=Cap&paw=Mitt&rank=4&burned=3'
+        """
+        return WhatIf(
+            {**self.equip, **change.equip},
+            self.rank if change.rank is UNSET else change.rank,
+            self.burned if change.burned is UNSET else change.burned,
+        )
+
     def query(self) -> str:
         """The permalink query string (without "?")."""
         pairs: list[tuple[str, str]] = [
@@ -233,14 +245,22 @@ def _concrete(card: CardSpec, req: Requirement, catalogue: Catalogue) -> WhatIf 
 
 
 def suggestions(
-    card: CardSpec, requirements: Iterable[Requirement], catalogue: Catalogue
+    card: CardSpec,
+    requirements: Iterable[Requirement],
+    catalogue: Catalogue,
+    base: WhatIf | None = None,
 ) -> list[Suggestion]:
-    """Each requirement as a what-if that is checked to reach its target."""
+    """Each requirement (of the card as ``base`` has it) as a what-if of the real ``card``
+    that is checked to reach its target: ``base`` with the change on top, so a "Try it"
+    link from a what-if keeps what that what-if changed."""
+    base = base or WhatIf()
+    shown = apply(card, base, catalogue)
     found = []
     for req in requirements:
-        whatif = _concrete(card, req, catalogue)
-        if whatif is None or whatif.is_empty:
+        change = _concrete(shown, req, catalogue)
+        if change is None or change.is_empty:
             continue
+        whatif = base.then(change)
         result = decide_rarity(apply(card, whatif, catalogue)).rarity
         if result >= req.target:
             found.append(Suggestion(req, whatif, result))

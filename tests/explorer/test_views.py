@@ -577,3 +577,24 @@ def test_head_of_a_card_page_and_its_json(client, demo):
     card = Card.objects.first()
     assert client.head(f"/en/cards/{card.token}/").status_code == 200
     assert client.head(f"/api/cards/{card.token}").status_code == 200
+
+
+def test_try_it_from_a_whatif_keeps_the_whatif_and_reaches_its_target(client, demo):
+    """The ways up of a what-if are what-ifs of the real card with the what-if's changes
+    kept, each checked on exactly what its link shows."""
+    checked = 0
+    for card in Card.objects.filter(starter=False, rarity="common")[:6]:
+        page = client.get(f"/en/cards/{card.token}/paths/", {"rank": "999999"})
+        section = page.content.decode()
+        if 'id="next-title"' not in section:
+            continue
+        target = re.search(r"What would make it (\w+)\?", section).group(1)
+        for href in set(re.findall(r'class="button button-secondary" href="([^"]+)"', section)):
+            href = href.replace("&amp;", "&")
+            if href == f"/en/cards/{card.token}/?rank=999999":
+                continue  # "Back to the what-if"
+            assert "rank=" in href, href  # the what-if's rank, or the way up's own
+            reached = re.search(r"it would be (\w+)\.", text(client.get(href))).group(1)
+            assert ORDER.index(reached) >= ORDER.index(target), (card.token, href, reached)
+            checked += 1
+    assert checked
