@@ -61,7 +61,7 @@ from .selectors import (
     search_count,
 )
 from .selectors import supply_distribution as supply_counts
-from .whatif import SLOTS, Catalogue, apply, changed_fields, suggestions
+from .whatif import SLOTS, Catalogue, WhatIf, apply, changed_fields, suggestions
 
 CARD_LIST_PAGE_SIZE = 24
 
