@@ -227,6 +227,18 @@ def test_the_ways_up_arrive_as_they_scroll_into_view_and_try_it_recomputes(page,
     assert page.locator("header.site-header").count() == 1
 
 
+def test_a_keyboard_user_on_the_ways_up_link_keeps_their_place(page, collection):
+    card = Card.objects.filter(rarity="common", starter=False).order_by("token").first()
+    page.set_viewport_size({"width": 1200, "height": 500})
+    page.goto(f"{page.base_url}/en/cards/{card.token}/")
+    page.locator("#card-paths-focus").focus()  # scrolls it into view: the answer loads
+    page.locator("#card-paths .paths li").first.wait_for()
+    assert page.evaluate("document.activeElement.id") == "card-paths-focus"
+    assert page.evaluate("document.activeElement.tagName") == "SECTION"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Try it"
+
+
 def test_the_ways_up_without_javascript_are_a_page_of_their_own(browser, live_server, collection):
     card = Card.objects.filter(rarity="common", starter=False).order_by("token").first()
     context = browser.new_context(java_script_enabled=False)
