@@ -333,7 +333,7 @@ def test_the_card_page_loads_what_would_lift_it_on_its_own(client, demo):
     placeholder = placeholder[: placeholder.index("</section>")]
     assert f'hx-get="/en/cards/{card.token}/paths/"' in placeholder
     assert 'hx-trigger="intersect once"' in placeholder
-    assert f'<a href="/en/cards/{card.token}/paths/">' in placeholder
+    assert f'<a id="card-paths-focus" href="/en/cards/{card.token}/paths/">' in placeholder
     assert "What would make it Epic?" in placeholder
     assert "Try it" not in html  # no what-if is checked for the first view
 
