@@ -252,7 +252,7 @@ def suggestions(
 ) -> list[Suggestion]:
     """Each requirement (of the card as ``base`` has it) as a what-if of the real ``card``
     that is checked to reach its target: ``base`` with the change on top, so a "Try it"
-    link from a what-if keeps what that what-if changed."""
+    link from a what-if keeps what that what-if changed (docs/rules.md §2.8)."""
     base = base or WhatIf()
     shown = apply(card, base, catalogue)
     found = []
