@@ -333,7 +333,11 @@ def test_the_card_page_loads_what_would_lift_it_on_its_own(client, demo):
     placeholder = placeholder[: placeholder.index("</section>")]
     assert f'hx-get="/en/cards/{card.token}/paths/"' in placeholder
     assert 'hx-trigger="intersect once"' in placeholder
-    assert f'<a id="card-paths-focus" href="/en/cards/{card.token}/paths/">' in placeholder
+    # Crawlers are asked not to follow it: the answer is the card page's, worked out again.
+    assert (
+        f'<a id="card-paths-focus" href="/en/cards/{card.token}/paths/" rel="nofollow">'
+        in placeholder
+    )
     assert "What would make it Epic?" in placeholder
     assert "Try it" not in html  # no what-if is checked for the first view
 
@@ -367,6 +371,7 @@ def test_the_ways_up_as_a_swap_recompute_the_card_in_place(client, demo, lang):
     assert swap["Vary"] and "HX-Request" in swap["Vary"]
     page = client.get(f"/{lang}/cards/{card.token}/paths/").content.decode()
     assert "<html" in page and 'hx-target="#card"' not in page  # no #card to swap there
+    assert '<meta name="robots" content="noindex">' in page
     heading = "Что сделает её Rare?" if lang == "ru" else "What would make it Rare?"
     assert heading in fragment and heading in page
 
