@@ -37,18 +37,20 @@ sentence must then depend on nothing else — which a sentence function, words o
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
-from weakref import WeakSet
+from typing import Any, TypeVar
 
 from django.utils.autoreload import file_changed
 from django.utils.functional import Promise
 from django.utils.translation import get_language
 
-__all__ = ["Phrase", "Registry", "Say", "forget_on_catalogue_change"]
+__all__ = ["Kept", "Phrase", "Registry", "Say"]
 
 Say = Callable[[Mapping[str, Any], Any], str]
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,9 +72,7 @@ class Registry:
         self._phrases: dict[str, Phrase] = {}
         self._by_rule: dict[str, tuple[str, ...]] = {}
         self._memo = memo
-        self._said: dict[tuple[str | None, str, str, str], str] = {}
-        self._said_lock = threading.Lock()
-        _registries.add(self)
+        self._said: Kept[tuple[str | None, str, str, str], str] = Kept(memo)
 
     def register(
         self, *codes: str, section: str | None = None, rule: str | None = None
@@ -120,17 +120,8 @@ class Registry:
         key = (language or get_language(), code, repr(params), repr(value))
         text = self._said.get(key)
         if text is None:
-            text = phrase.say(params, value)
-            with self._said_lock:
-                if len(self._said) >= self._memo:
-                    del self._said[next(iter(self._said))]  # the oldest
-                self._said[key] = text
+            text = self._said.keep(key, phrase.say(params, value))
         return text
-
-    def forget(self) -> None:
-        """Drop the kept sentences (a catalogue changed)."""
-        with self._said_lock:
-            self._said.clear()
 
     def codes_of_rule(self, rule: str) -> tuple[str, ...]:
         """The registered codes that belong to ``rule``, in registration order (worked out
@@ -151,25 +142,37 @@ class Registry:
         return sorted(self._phrases.keys() - self.codes)
 
 
-_registries: WeakSet[Registry] = WeakSet()
-_kept_elsewhere: list[Callable[[], None]] = []
+class Kept(dict[K, V]):
+    """Worded text kept between requests: at most ``size`` entries, the oldest dropped
+    first, and all of them when a catalogue changes (the development server reloads a
+    changed ``.mo`` without restarting, so they would be in the old words)."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+        self._lock = threading.Lock()
+        _kept.append(weakref.ref(self))
+
+    def keep(self, key: K, value: V) -> V:
+        """Keep ``value`` under ``key`` (dropping the oldest entry when full); returns it."""
+        with self._lock:
+            if self and len(self) >= self.size:
+                del self[next(iter(self))]
+            self[key] = value
+        return value
 
 
-def forget_on_catalogue_change(forget: Callable[[], None]) -> Callable[[], None]:
-    """Call ``forget`` when a catalogue changes, as the registries' kept sentences are
-    dropped (for other memos of worded text, such as the card page's worded steps)."""
-    _kept_elsewhere.append(forget)
-    return forget
+_kept: list[weakref.ref[Kept]] = []
 
 
 def _catalogue_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
-    """The development server reloads a changed ``.mo`` without restarting: the kept
-    sentences are in the old words then."""
+    """A ``.mo`` changed: drop every kept text."""
     if str(file_path).endswith(".mo"):
-        for registry in list(_registries):
-            registry.forget()
-        for forget in _kept_elsewhere:
-            forget()
+        _kept[:] = [ref for ref in _kept if ref() is not None]
+        for ref in _kept:
+            kept = ref()
+            if kept is not None:
+                kept.clear()
 
 
 file_changed.connect(_catalogue_changed)

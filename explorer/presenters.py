@@ -8,7 +8,6 @@ hundreds of them on every card page, written once per catalogue (``catalogue_opt
 
 from __future__ import annotations
 
-import threading
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
@@ -30,7 +29,7 @@ from cards.specs import card_spec
 from core.cache import memo
 from core.labels import label, label_of, rule_label, template_label
 from core.links import token_path
-from core.narration import forget_on_catalogue_change
+from core.narration import Kept
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
 from engine.types import (
@@ -219,10 +218,7 @@ def _steps(
 # kept), and a kept step has its sentence, its link and its full-trace item ready. The
 # links are one dict per language and site prefix (``narration.wiki_urls``), kept for the
 # process's life, so its id() names them.
-_WORDED: dict[tuple[int, str, str, str, str], Step] = {}
-_WORDED_KEPT = 8192
-_WORDED_LOCK = threading.Lock()
-forget_on_catalogue_change(_WORDED.clear)
+_WORDED: Kept[tuple[int, str | None, str, str, str], Step] = Kept(8192)
 
 
 def worded_trace(trace: Iterable[TraceStep]) -> dict[int, Step]:
@@ -237,11 +233,7 @@ def worded_trace(trace: Iterable[TraceStep]) -> dict[int, Step]:
         key = (id(urls), language, s.code, repr(s.params), repr(s.value))
         step = _WORDED.get(key)
         if step is None:
-            step = _step(s, urls, language, link_label, rule_word)
-            with _WORDED_LOCK:
-                if len(_WORDED) >= _WORDED_KEPT:
-                    del _WORDED[next(iter(_WORDED))]  # the oldest
-                _WORDED[key] = step
+            step = _WORDED.keep(key, _step(s, urls, language, link_label, rule_word))
         out[id(s)] = step
     return out
 
