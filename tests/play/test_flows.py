@@ -428,7 +428,16 @@ def test_a_new_match_sets_the_oldest_aside_past_the_cap(client, collection):
     assert "Set aside" in index
 
 
-def test_match_starts_are_rate_limited_per_session(client, collection, monkeypatch):
+@pytest.fixture
+def one_window(monkeypatch):
+    """Every start in one counting window: on a slow machine a test's starts can
+    straddle a window's end, and the new window rightly counts afresh."""
+    now = [1_000_000.0]
+    monkeypatch.setattr(limits, "clock", lambda: now[0])
+    return now
+
+
+def test_match_starts_are_rate_limited_per_session(client, collection, monkeypatch, one_window):
     monkeypatch.setattr(limits, "STARTS_PER_SESSION", 3)
     for _ in range(3):
         assert start(client).status_code == 302
@@ -444,17 +453,14 @@ def test_match_starts_are_rate_limited_per_session(client, collection, monkeypat
     assert post(client, "play:rematch", match).status_code == 429
 
 
-def test_match_starts_are_rate_limited_per_address(collection, monkeypatch):
+def test_match_starts_are_rate_limited_per_address(collection, monkeypatch, one_window):
     monkeypatch.setattr(limits, "STARTS_PER_ADDRESS", 4)
     codes = [start(Client(REMOTE_ADDR="10.0.0.7")).status_code for _ in range(6)]
     assert codes == [302] * 4 + [429] * 2
     assert start(Client(REMOTE_ADDR="10.0.0.8")).status_code == 302  # another address
 
 
-def test_seventy_quick_starts_from_one_session_are_held_back(client, collection, monkeypatch):
-    # All in one counting window (70 starts can take longer than the rest of a minute on a
-    # slow machine, and a new window rightly counts afresh: the test below).
-    monkeypatch.setattr(limits.time, "time", lambda: 1_000_000.0)
+def test_seventy_quick_starts_from_one_session_are_held_back(client, collection, one_window):
     codes = [start(client).status_code for _ in range(70)]
     assert codes.count(302) == limits.STARTS_PER_SESSION
     assert set(codes[limits.STARTS_PER_SESSION :]) == {429}
@@ -463,9 +469,8 @@ def test_seventy_quick_starts_from_one_session_are_held_back(client, collection,
     )
 
 
-def test_the_counter_window_ends(collection, monkeypatch):
-    now = [1_000_000.0]
-    monkeypatch.setattr(limits.time, "time", lambda: now[0])
+def test_the_counter_window_ends(collection, monkeypatch, one_window):
+    now = one_window
     monkeypatch.setattr(limits, "STARTS_PER_SESSION", 1)
     limits.count_start("k", None)
     with pytest.raises(limits.RateLimited) as info:
