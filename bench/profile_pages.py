@@ -12,6 +12,7 @@ of that endpoint's requests instead (sorted by cumulative or own time).
     .venv/bin/python bench/profile_pages.py [--database db.sqlite3] [--requests 200]
     .venv/bin/python bench/profile_pages.py --profile "card page" [--sort tottime] [--lines 40]
     .venv/bin/python bench/profile_pages.py --profile "card page" --by-package
+    .venv/bin/python bench/profile_pages.py --profile "card page" --callers "enum.py:.*__new__"
 """
 
 from __future__ import annotations
@@ -42,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         help="with --profile: the share of own time per package (django/template, explorer…)",
     )
     parser.add_argument("--lines", type=int, default=45)
+    parser.add_argument(
+        "--callers", help="with --profile: who calls the functions matching this pattern"
+    )
     parser.add_argument("--only", help="measure only the endpoints whose label has this text")
     parser.add_argument("--in-place", action="store_true", help="use the database itself")
     parser.add_argument(
@@ -106,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             if profiler is not None and args.profile and args.by_package:
                 print_by_package(pstats.Stats(profiler), args.lines, len(times))
+            elif profiler is not None and args.profile and args.callers:
+                pstats.Stats(profiler).sort_stats(args.sort).print_callers(args.callers)
             elif profiler is not None and args.profile:
                 pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.lines)
     return 0

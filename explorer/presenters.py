@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.core.paginator import Page, Paginator
-from django.urls import reverse
+from django.urls import get_script_prefix, reverse
 from django.utils.formats import number_format
 from django.utils.functional import cached_property
 from django.utils.html import escape, format_html, format_html_join
@@ -58,6 +58,7 @@ from .selectors import (
     rarest_attributes,
     search_cards,
     search_count,
+    search_page,
 )
 from .selectors import supply_distribution as supply_counts
 from .whatif import SLOTS, Catalogue, WhatIf, apply, changed_fields, suggestions
@@ -775,10 +776,34 @@ def card_row(card: Card) -> CardRow:
     )
 
 
+#: Card rows kept per language in each process (≈ 1.5 KB each; a new version of the
+#: collection starts afresh).
+ROWS_KEPT = 4096
+
+
+def rows_of(ids: list[int]) -> list[CardRow]:
+    """The rows of these cards, in this order. Kept in this process per collection version
+    and language, since search after search shows the same cards again (the first pages
+    of the sorts and the rarities), and reading a card with its four attributes and
+    wording its row cost more than the search itself. The cards not kept are read in one
+    query."""
+    if not ids:
+        return []
+    kept = memo(f"explorer:rows:{get_language()}:{get_script_prefix()}", ("cards",), _new_rows)
+    rows = {pk: row for pk in ids if (row := kept.get(pk)) is not None}
+    missing = [pk for pk in ids if pk not in rows]
+    for card in page_of_cards(missing) if missing else ():
+        rows[card.pk] = kept.keep(card.pk, card_row(card))
+    return [rows[pk] for pk in ids if pk in rows]
+
+
+def _new_rows() -> Kept[int, CardRow]:
+    return Kept(ROWS_KEPT)
+
+
 def card_rows(queryset: Any, limit: int) -> list[CardRow]:
-    """The first ``limit`` cards of a search as rows (two queries: ids, then the cards)."""
-    ids = list(queryset.values_list("pk", flat=True)[:limit])
-    return [card_row(card) for card in page_of_cards(ids)]
+    """The first ``limit`` cards of a search as rows (the ids, then the rows not kept)."""
+    return rows_of(list(queryset.values_list("pk", flat=True)[:limit]))
 
 
 # ---------------------------------------------------------------------------
@@ -888,16 +913,21 @@ def card_list_page(form: CardListForm) -> CardListPage:
     query: Query = form.cleaned_data["q"]
     size = PAGE_SIZES[display]
     found = search_cards(query)
-    count = search_count(query, found)
+    number = form.page_number()
+    ids, count = search_page(query, found, number, size)
+    if count is None:  # past the end: the paginator shows the last page
+        count = search_count(query, found)
     paginator = CountedPaginator(found.values_list("pk", flat=True), size, count)
-    page = paginator.get_page(form.page_number())
+    page = paginator.get_page(number)
+    if page.number != number:
+        ids = list(page.object_list)
     key = query.sort.lstrip("-")
     return CardListPage(
         q=text,
         error=None,
         display=display,
         page=page,
-        cards=[card_row(card) for card in page_of_cards(list(page.object_list))],
+        cards=rows_of(ids),
         described=describe(query),
         sort_described=describe_sort(query),
         elided=list(paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1)),

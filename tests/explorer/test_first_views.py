@@ -180,3 +180,49 @@ def test_a_wiki_pages_live_tables_are_kept_until_the_collection_changes(demo):
     with CaptureQueriesContext(connection) as after:
         changed = fill_live_macros(placeholder, live, "en")
     assert len(after) > 0 and changed != before
+
+
+def test_a_search_reads_only_the_cards_no_search_showed_before(
+    client, demo, settings, django_assert_num_queries, monkeypatch
+):
+    """Rows are kept per collection version and language: the same cards in another
+    display, or in another search, are not read again; an edit shows at once."""
+    monkeypatch.setattr(versions, "READ_SECONDS", 3600)
+    settings.PAGE_CACHE_SECONDS = 0  # every request renders: what is kept shows
+    first = client.get("/en/cards/", {"q": "r>=rare sort:-atk"}).content.decode()
+    tokens = re.findall(r'class="card-tile-link" href="/en/cards/(\d+)/"', first)
+    assert len(tokens) == 24
+    with django_assert_num_queries(1):  # its page of ids: the count and the rows are kept
+        text = client.get("/en/cards/", {"q": "r>=rare sort:-atk", "display": "text"})
+    assert re.findall(r'<h2 class="card-text-title"><a href="/en/cards/(\d+)/"', text.text) == tokens
+    # Russian rows are Russian ones, with Russian addresses.
+    ru = client.get("/ru/cards/", {"q": "r>=rare sort:-atk"}).content.decode()
+    assert re.findall(r'class="card-tile-link" href="/ru/cards/(\d+)/"', ru) == tokens
+    assert 'card-tile-link" href="/en/' not in ru
+    card = Card.objects.get(token=int(tokens[0]))
+    card.name = "Renamed For The Test"
+    card.save()  # the collection's signals bump its version
+    again = client.get("/en/cards/", {"q": "r>=rare sort:-atk"}).content.decode()
+    assert f"Renamed For The Test #{card.token}" in again
+
+
+def test_a_search_that_fits_on_one_page_is_not_counted(
+    client, demo, settings, django_assert_num_queries, monkeypatch
+):
+    monkeypatch.setattr(versions, "READ_SECONDS", 3600)
+    settings.PAGE_CACHE_SECONDS = 0
+    client.get("/en/cards/", {"q": "sort:token"})  # reads the content versions
+    legendary = Card.objects.filter(rarity="legendary", starter=False).count()
+    assert 0 < legendary < 60  # a checklist page holds 60
+    with django_assert_num_queries(2):  # its page of ids, those cards: the page says how many
+        html = client.get("/en/cards/", {"q": "r:legendary", "display": "checklist"}).text
+    assert f"{legendary} cards found" in html
+    # Past the end: the last page, whose count is counted.
+    total = Card.objects.filter(starter=False).count()
+    last = client.get("/en/cards/", {"q": "sort:token", "page": "2"}).content.decode()
+    past = client.get("/en/cards/", {"q": "sort:token", "page": "999"}).content.decode()
+    shown = re.findall(r'class="card-tile-link" href="/en/cards/(\d+)/"', past)
+    pages = -(-total // 24)
+    assert f'aria-current="page">{pages}<' in past and f"{total} cards found" in past
+    assert shown and len(shown) == total - 24 * (pages - 1)
+    assert pages > 2 or shown == re.findall(r'card-tile-link" href="/en/cards/(\d+)/"', last)
