@@ -194,7 +194,9 @@ def test_a_search_reads_only_the_cards_no_search_showed_before(
     assert len(tokens) == 24
     with django_assert_num_queries(1):  # its page of ids: the count and the rows are kept
         text = client.get("/en/cards/", {"q": "r>=rare sort:-atk", "display": "text"})
-    assert re.findall(r'<h2 class="card-text-title"><a href="/en/cards/(\d+)/"', text.text) == tokens
+    assert (
+        re.findall(r'<h2 class="card-text-title"><a href="/en/cards/(\d+)/"', text.text) == tokens
+    )
     # Russian rows are Russian ones, with Russian addresses.
     ru = client.get("/ru/cards/", {"q": "r>=rare sort:-atk"}).content.decode()
     assert re.findall(r'class="card-tile-link" href="/ru/cards/(\d+)/"', ru) == tokens
