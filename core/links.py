@@ -7,6 +7,10 @@ token, and each card's path is the marker replaced by its token.
 
 >>> token_path("explorer:card-detail", 23)
 '/en/cards/23/'
+>>> from django.utils.translation import override
+>>> with override("ru"):
+...     route_path("explorer:card-list"), token_path("explorer:card-detail", 23)
+('/ru/cards/', '/ru/cards/23/')
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import get_language
 
-__all__ = ["token_path", "token_path_parts"]
+__all__ = ["route_path", "token_path", "token_path_parts"]
 
 _MARKER = 987654321  # a token no route's own text holds
 _parts: dict[tuple[Any, ...], tuple[str, str]] = {}
@@ -35,6 +39,21 @@ def token_path_parts(route: str) -> tuple[str, str]:
         if len(_parts) < 256:  # a bounded memo: routes × languages × prefixes
             _parts[key] = parts
     return parts
+
+
+def route_path(route: str) -> str:
+    """``reverse(route)`` for a route without arguments, reversed once per language,
+    script prefix and URLconf (a card list page links to five of them)."""
+    key = (route, None, get_language(), get_script_prefix(), get_urlconf())
+    path = _paths.get(key)
+    if path is None:
+        path = reverse(route)
+        if len(_paths) < 256:
+            _paths[key] = path
+    return path
+
+
+_paths: dict[tuple[Any, ...], str] = {}
 
 
 def token_path(route: str, token: int) -> str:

@@ -28,7 +28,7 @@ from cards.models import Card
 from cards.specs import card_spec
 from core.cache import memo
 from core.labels import label, label_of, rule_label, template_label
-from core.links import token_path
+from core.links import route_path, token_path
 from core.narration import Kept
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
@@ -381,7 +381,7 @@ def undercharge_rows(breakdown: Breakdown) -> list[UnderchargeRow]:
 
 def equipped_rows(card: CardSpec) -> list[EquippedRow]:
     rows = []
-    list_url = reverse("explorer:card-list")
+    list_url = route_path("explorer:card-list")
     for slot in Slot:
         attribute = card.attribute(slot)
         tier = tier_of(attribute.supply)
@@ -508,7 +508,7 @@ class CardLinks:
 
     @property
     def random_url(self) -> str:
-        return reverse("explorer:random-card")
+        return route_path("explorer:random-card")
 
     @property
     def json_url(self) -> str:
@@ -516,7 +516,7 @@ class CardLinks:
 
     @property
     def compare_url(self) -> str:
-        return f"{reverse('explorer:compare')}?{urlencode({'a': self.token})}"
+        return f"{route_path('explorer:compare')}?{urlencode({'a': self.token})}"
 
 
 def card_links(token: int) -> CardLinks:
@@ -882,11 +882,11 @@ def card_list_page(form: CardListForm) -> CardListPage:
     """One page of the cards a search finds, and the search in words."""
     text = str(form.data.get("q", ""))
     display = form.display_mode()
-    list_url = reverse("explorer:card-list")
+    list_url = route_path("explorer:card-list")
     links = {
         "list_url": list_url,
-        "help_url": reverse("explorer:search-help"),
-        "advanced_url": reverse("explorer:advanced-search"),
+        "help_url": route_path("explorer:search-help"),
+        "advanced_url": route_path("explorer:advanced-search"),
     }
     displays = [
         Choice(
@@ -936,8 +936,8 @@ def card_list_page(form: CardListForm) -> CardListPage:
         descending=query.sort.startswith("-"),
         starters_hidden=not query.wants_free_cards,
         page_query=list_query(text, display),
-        random_url=f"{reverse('explorer:random-card')}?{list_query(text)}".rstrip("?"),
-        api_url=f"{reverse('api:card-search')}?{list_query(text)}".rstrip("?"),
+        random_url=f"{route_path('explorer:random-card')}?{list_query(text)}".rstrip("?"),
+        api_url=f"{route_path('api:card-search')}?{list_query(text)}".rstrip("?"),
         found=ngettext("%(counter)s card found", "%(counter)s cards found", count)
         % {"counter": count},
         links=links,
@@ -1007,8 +1007,8 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
     if not text:
         return SiteSearchPage(q="", cards_first=False)
     cards_first = is_card_syntax(text)
-    cards_url = f"{reverse('explorer:card-list')}?{urlencode({'q': text})}"
-    wiki_url = f"{reverse('wiki:search')}?{urlencode({'q': text})}"
+    cards_url = f"{route_path('explorer:card-list')}?{urlencode({'q': text})}"
+    wiki_url = f"{route_path('wiki:search')}?{urlencode({'q': text})}"
     card_error = None
     rows: list[CardRow] = []
     count = 0
@@ -1089,7 +1089,7 @@ def home_page() -> HomePage:
 
 
 def _home_page() -> HomePage:
-    list_url = reverse("explorer:card-list")
+    list_url = route_path("explorer:card-list")
     return HomePage(
         total=Card.objects.count(),
         rarest=card_rows(search_cards(parse("sort:-score")), 3),
@@ -1253,7 +1253,7 @@ def compare_page(form: CompareForm) -> ComparePage:
         cards,
         sections,
         asked=True,
-        swap_url=f"{reverse('explorer:compare')}?{swap}",
+        swap_url=f"{route_path('explorer:compare')}?{swap}",
         differences=sum(section.differences for section in sections),
     )
 
@@ -1305,7 +1305,7 @@ def statistics_page() -> StatisticsPage:
     The charts count the main catalogue, as every search does by default: starter (Free)
     cards are counted apart, with their own link (``is:starter``).
     """
-    list_url = reverse("explorer:card-list")
+    list_url = route_path("explorer:card-list")
     charts_spec = _bar_queries()
     searches = {"starters": "is:starter", "catalogue": ""}
     for index, (_title, bars) in enumerate(charts_spec):
