@@ -49,6 +49,8 @@ from django.db import connection
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from core.narration import Kept
+
 from . import synonyms
 from .selectors import LANGUAGE_CODES
 from .stemming import CYRILLIC, fold, stem
@@ -568,6 +570,9 @@ def _body_text(page, lang: str, *, fall_back: bool) -> tuple[str, str]:
 
     updated = page.updated_at.timestamp() if page.updated_at else 0
     key = f"wiki:text:{page.pk}:{page.revision_number}:{updated}:{lang}:{int(fall_back)}"
+    found = _TEXTS.get(key)
+    if found is not None:
+        return found
     found = cache.get(key)
     if found is None:
         if fall_back:
@@ -576,7 +581,14 @@ def _body_text(page, lang: str, *, fall_back: bool) -> tuple[str, str]:
         else:
             found = (lang, plain_text(getattr(page, f"body_{lang}", None) or ""))
         cache.set(key, found, 60 * 60 * 24)
-    return found
+    return _TEXTS.keep(key, found)
+
+
+#: The readable words of the bodies last read, in this process too: a results page shows
+#: a few pages' snippets, and unpickling a body's words from the cache for each was a
+#: tenth of a search. The key names the revision and the edit's time, so an edit never
+#: reads an old text.
+_TEXTS: Kept[str, tuple[str, str]] = Kept(512)
 
 
 def _matches(word: str, terms: list[str]) -> bool:
