@@ -58,14 +58,19 @@ def render_fragment_page(
     *,
     using: str = "jinja2",
     status: int = 200,
+    body: str | None = None,
 ) -> HttpResponse:
     """A page whose swappable part is a template of its own, of another engine (the card
     breakdown is Jinja2's, config/jinja2.py): ``fragment`` alone for an htmx swap,
-    ``template`` for a page visit, which shows the fragment's HTML as ``{{ fragment }}``."""
+    ``template`` for a page visit, which shows the fragment's HTML as ``{{ fragment }}`` —
+    or, given ``body``, the HTML of that template of the fragment's engine (the page's
+    content around the fragment, which includes it)."""
+    partial = wants_partial(request)
     # A copy: Django's Jinja2 backend writes ``request`` and the real ``csrf_token`` into
     # the dict it renders, which would then override the page cache's CSRF placeholder.
-    html = mark_safe(render_to_string(fragment, dict(context), request, using=using))
-    if wants_partial(request):
+    name = fragment if partial or body is None else body
+    html = mark_safe(render_to_string(name, dict(context), request, using=using))
+    if partial:
         response = HttpResponse(html, status=status)
     else:
         response = render(request, template, {**context, "fragment": html}, status=status)

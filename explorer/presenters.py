@@ -443,6 +443,7 @@ class CardPage:
     """Everything the card page shows: the real card, or the card as a what-if has it."""
 
     original: CardSpec
+    title: str  # "Sprocket #23"
     card: CardSpec
     breakdown: Breakdown
     original_breakdown: Breakdown
@@ -505,6 +506,10 @@ class CardLinks:
     def next_url(self) -> str:
         following = self.next_token
         return token_path("explorer:card-detail", following) if following else ""
+
+    @property
+    def list_url(self) -> str:
+        return route_path("explorer:card-list")
 
     @property
     def random_url(self) -> str:
@@ -631,6 +636,7 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
     worded = worded_trace(trace)
     return CardPage(
         original=card,
+        title=card_title(card.name, card.token),
         card=shown,
         breakdown=breakdown,
         original_breakdown=original_breakdown,

@@ -202,6 +202,7 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
         "explorer/partials/card.html",
         presenters.context(page),
         status=page.status,
+        body="explorer/partials/card_page.html",
     )
 
 
