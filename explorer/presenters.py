@@ -9,7 +9,7 @@ hundreds of them on every card page, written once per catalogue (``catalogue_opt
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 from urllib.parse import urlencode
@@ -53,8 +53,8 @@ from .query import SORTS, Query, QueryError, describe, describe_sort, is_card_sy
 from .selectors import (
     SUPPLY_BUCKETS,
     count_searches,
+    list_rows,
     neighbours,
-    page_of_cards,
     rarest_attributes,
     search_cards,
     search_count,
@@ -757,28 +757,30 @@ def card_title(name: str, token: int) -> str:
     return name if name.endswith(suffix) else f"{name} {suffix}"
 
 
-def card_row(card: Card) -> CardRow:
-    """A card with its equipped attributes joined (``page_of_cards``) as a list row."""
+def card_row(values: Mapping[str, Any]) -> CardRow:
+    """A card as a list row, from its ``selectors.ROW_FIELDS`` (``list_rows``)."""
+    token = values["token"]
+    active = values["active_skill"]
     return CardRow(
-        token=card.token,
-        title=card_title(card.name, card.token),
-        url=token_path("explorer:card-detail", card.token),
-        picture_url=token_path("explorer:card-picture", card.token),
-        rarity=card.rarity,
-        rarity_label=label_of(Rarity, card.rarity),
-        role_label=label_of(Role, card.role),
-        affinity_label=label_of(Skill, card.skill_affinity),
-        active_label=label_of(Skill, card.active_skill) if card.active_skill else "",
-        energy=card.energy_cost,
-        atk=card.atk,
-        hp=card.hp,
-        def_=card.defense,
-        ability=card.ability,
-        rank=card.getgems_rank,
-        burned=card.burned_stickers,
-        score=card.wardrobe_score,
-        starter=card.starter,
-        attributes=tuple((label(slot), getattr(card, slot.value).name) for slot in Slot),
+        token=token,
+        title=card_title(values["name"], token),
+        url=token_path("explorer:card-detail", token),
+        picture_url=token_path("explorer:card-picture", token),
+        rarity=values["rarity"],
+        rarity_label=label_of(Rarity, values["rarity"]),
+        role_label=label_of(Role, values["role"]),
+        affinity_label=label_of(Skill, values["skill_affinity"]),
+        active_label=label_of(Skill, active) if active else "",
+        energy=values["energy_cost"],
+        atk=values["atk"],
+        hp=values["hp"],
+        def_=values["defense"],
+        ability=values["ability"],
+        rank=values["getgems_rank"],
+        burned=values["burned_stickers"],
+        score=values["wardrobe_score"],
+        starter=values["starter"],
+        attributes=tuple((label(slot), values[f"{slot.value}__name"]) for slot in Slot),
     )
 
 
@@ -798,8 +800,8 @@ def rows_of(ids: list[int]) -> list[CardRow]:
     kept = memo(f"explorer:rows:{get_language()}:{get_script_prefix()}", ("cards",), _new_rows)
     rows = {pk: row for pk in ids if (row := kept.get(pk)) is not None}
     missing = [pk for pk in ids if pk not in rows]
-    for card in page_of_cards(missing) if missing else ():
-        rows[card.pk] = kept.keep(card.pk, card_row(card))
+    for values in list_rows(missing) if missing else ():
+        rows[values["pk"]] = kept.keep(values["pk"], card_row(values))
     return [rows[pk] for pk in ids if pk in rows]
 
 

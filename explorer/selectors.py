@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from django.core.cache import cache
 from django.db import connections, router
@@ -42,9 +43,9 @@ __all__ = [
     "combos",
     "condition",
     "count_searches",
+    "list_rows",
     "neighbours",
     "one_card_spec",
-    "page_of_cards",
     "random_card_token",
     "rarest_attributes",
     "search_cards",
@@ -400,37 +401,46 @@ def neighbours(token: int) -> tuple[int | None, int | None]:
     return previous, following
 
 
-def page_of_cards(page_ids: list[int]) -> list[Card]:
-    """The cards of one page, equipped attributes joined, in the page's order (one query).
-
-    Paging first selects ids only (an index scan, however deep the page), then joins the
-    attributes of just those rows — a query compiled once per page size
-    (``core.prepared``), since compiling the ORM's four-way join cost more than running
-    it; the rows become the model instances ``select_related`` would make.
-    """
-    if not page_ids:
-        return []
-    alias = router.db_for_read(Card)
-    card_width, width = len(_CARD_FIELDS), len(_ATTRIBUTE_FIELDS)
-    by_id: dict[int, Card] = {}
-    for row in _PAGE_ROWS.rows(*page_ids, using=alias):
-        card = Card.from_db(alias, _CARD_FIELDS, row[:card_width])
-        for i, field in enumerate(_EQUIPPED):
-            start = card_width + i * width
-            values = row[start : start + width]
-            field.set_cached_value(card, Attribute.from_db(alias, _ATTRIBUTE_FIELDS, values))
-        by_id[card.pk] = card
-    return [by_id[pk] for pk in page_ids if pk in by_id]
-
-
-_EQUIPPED = tuple(Card._meta.get_field(slot) for slot in SLOT_FIELDS)
-_CARD_FIELDS = [f.attname for f in Card._meta.concrete_fields]
-_ATTRIBUTE_FIELDS = [f.attname for f in Attribute._meta.concrete_fields]
-_PAGE_ROWS = Prepared(
-    lambda *ids: Card.objects.filter(pk__in=ids).values_list(
-        *_CARD_FIELDS, *(f"{slot}__{name}" for slot in SLOT_FIELDS for name in _ATTRIBUTE_FIELDS)
-    )
+#: What a list row shows of a card (``explorer.presenters.card_row``): its own columns and
+#: the names of its equipped attributes.
+ROW_FIELDS = (
+    "pk",
+    "token",
+    "name",
+    "rarity",
+    "role",
+    "skill_affinity",
+    "active_skill",
+    "energy_cost",
+    "atk",
+    "hp",
+    "defense",
+    "ability",
+    "getgems_rank",
+    "burned_stickers",
+    "wardrobe_score",
+    "starter",
+    *(f"{slot}__name" for slot in SLOT_FIELDS),
 )
+_ROWS = Prepared(lambda *ids: Card.objects.filter(pk__in=ids).values_list(*ROW_FIELDS))
+
+
+def list_rows(ids: list[int]) -> list[dict[str, Any]]:
+    """The ``ROW_FIELDS`` of these cards, in this order (unknown ids left out), in one query.
+
+    Paging first selects ids only (an index scan, however deep the page), then reads just
+    those rows — values, not model instances: building a card and its four attributes as
+    ``select_related`` would cost six times the query itself. The query is compiled once
+    per batch size (``core.prepared``: compiling the four-way join cost more than running
+    it); the ids are padded to a multiple of 8 by repeating the first, so a process
+    compiles a handful of sizes.
+    """
+    if not ids:
+        return []
+    padded = ids + ids[:1] * (-len(ids) % 8)
+    rows = _ROWS.rows(*padded, using=router.db_for_read(Card))
+    by_id = {row[0]: dict(zip(ROW_FIELDS, row, strict=True)) for row in rows}
+    return [by_id[pk] for pk in ids if pk in by_id]
 
 
 def attribute_catalogue() -> Catalogue:
