@@ -19,6 +19,8 @@ fifths of a first view of a wiki search). The vocabulary:
   (``core.templatetags.codex``, ``django.utils.text``, ``django.utils.formats``: a
   decimal in the visitor's format; integers print as Django prints them without a
   thousands separator). Links come ready from the presenter.
+- ``kept_tile(card, small=False)`` is a card's tile (the ``tile`` macro of
+  ``explorer/partials/card_tile.html``), kept by its row (``explorer.tiles``).
 
 Autoescaping is on (Django's backend default), and Django's safe strings stay safe.
 
@@ -47,6 +49,7 @@ from jinja2.ext import Extension
 from jinja2.lexer import TOKEN_DOT, TOKEN_LPAREN, TOKEN_NAME, TOKEN_RPAREN, TOKEN_STRING, Token
 
 from core.templatetags.codex import label
+from explorer.tiles import kept_tile
 
 _CALL = (TOKEN_LPAREN, TOKEN_STRING, TOKEN_RPAREN)
 
@@ -123,5 +126,6 @@ def environment(**options: Any) -> Environment:
     options["extensions"] = [*options.get("extensions", ()), TranslatedLiterals]
     env = CodexEnvironment(**options)
     env.globals["_"] = gettext
+    env.globals["kept_tile"] = kept_tile
     env.filters.update({"label": label, "capfirst": capfirst, "localize": localize})
     return env

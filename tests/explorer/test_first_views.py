@@ -228,3 +228,16 @@ def test_a_search_that_fits_on_one_page_is_not_counted(
     assert f'aria-current="page">{pages}<' in past and f"{total} cards found" in past
     assert shown and len(shown) == total - 24 * (pages - 1)
     assert pages > 2 or shown == re.findall(r'card-tile-link" href="/en/cards/(\d+)/"', last)
+
+
+def test_a_kept_tile_is_in_its_pages_language(client, demo, settings):
+    """Tiles are kept by their row: the same card's tile in English, then in Russian, has
+    each language's words (the template's own and the row's)."""
+    settings.PAGE_CACHE_SECONDS = 0
+    en = client.get("/en/cards/", {"q": "r:legendary"}).content.decode()
+    ru = client.get("/ru/cards/", {"q": "r:legendary"}).content.decode()
+    again = client.get("/en/cards/", {"q": "r:legendary"}).content.decode()
+    tile = re.compile(r'<li class="card-tile.*?</li>', re.S)
+    assert tile.findall(en) == tile.findall(again) and tile.findall(en)
+    assert "> active skill</span>" in en and "активный скилл" not in en
+    assert "> активный скилл</span>" in ru and "> active skill</span>" not in ru
