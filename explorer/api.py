@@ -33,14 +33,13 @@ from cards.models import EQUIPPED_FIELDS, Card
 from cards.specs import card_spec
 from core.cache import cached_page
 from core.links import token_path_parts
-from core.prepared import Prepared
 from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
 
 from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
 from .query import describe
-from .selectors import combos, search_cards, search_page
+from .selectors import combos, list_rows, search_cards, search_page
 
 __all__ = ["api_view", "error_response"]
 
@@ -215,55 +214,27 @@ def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
     return _json_text(breakdown_json(derive(spec), head=head))
 
 
-_ROW_FIELDS = (
-    "token",
-    "name",
-    "starter",
-    "rarity",
-    "role",
-    "skill_affinity",
-    "active_skill",
-    "energy_cost",
-    "atk",
-    "hp",
-    "defense",
-    "ability",
-    "getgems_rank",
-    "burned_stickers",
-    "wardrobe_score",
-    *(f"{slot}__name" for slot in EQUIPPED_FIELDS),
-)
-
-
-# One row per card of a page, by id: compiled once per page size.
-_SUMMARY_ROWS = Prepared(
-    lambda *ids: Card.objects.filter(pk__in=ids).values_list("pk", *_ROW_FIELDS)
-)
-_AT = {name: i + 1 for i, name in enumerate(_ROW_FIELDS)}  # a field's place in a row
-_EQUIPPED_AT = tuple((slot, _AT[f"{slot}__name"]) for slot in EQUIPPED_FIELDS)
-
-
-def _card_summary(links: Callable[[int], dict[str, str]], row: tuple[Any, ...]) -> dict[str, Any]:
-    at = _AT
-    score = row[at["wardrobe_score"]]
-    token = row[at["token"]]
+def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -> dict[str, Any]:
+    """A search result: a card's facts from its list row (``selectors.list_rows``)."""
+    score = row["wardrobe_score"]
+    token = row["token"]
     return {
         "object": "card",
         "token": token,
-        "name": row[at["name"]],
-        "starter": row[at["starter"]],
-        "equipped": {slot: row[i] for slot, i in _EQUIPPED_AT},
-        "rarity": row[at["rarity"]],
-        "role": row[at["role"]],
-        "skill_affinity": row[at["skill_affinity"]],
-        "active_skill": row[at["active_skill"]],
-        "energy_cost": row[at["energy_cost"]],
-        "atk": row[at["atk"]],
-        "hp": row[at["hp"]],
-        "def": row[at["defense"]],
-        "ability": row[at["ability"]],
-        "getgems_rank": row[at["getgems_rank"]],
-        "burned_stickers": row[at["burned_stickers"]],
+        "name": row["name"],
+        "starter": row["starter"],
+        "equipped": {slot: row[f"{slot}__name"] for slot in EQUIPPED_FIELDS},
+        "rarity": row["rarity"],
+        "role": row["role"],
+        "skill_affinity": row["skill_affinity"],
+        "active_skill": row["active_skill"],
+        "energy_cost": row["energy_cost"],
+        "atk": row["atk"],
+        "hp": row["hp"],
+        "def": row["defense"],
+        "ability": row["ability"],
+        "getgems_rank": row["getgems_rank"],
+        "burned_stickers": row["burned_stickers"],
         "wardrobe_score": None if score is None else str(score),
         **links(token),
     }
@@ -284,10 +255,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
     if count is None:
         return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number})
     pages = max(1, -(-count // size))  # as Django's Paginator counts them
-    order = {pk: i for i, pk in enumerate(ids)}
-    # A short (last) page repeats its first id: one compiled query per page size.
-    padded = ids + ids[:1] * (size - len(ids))
-    rows = sorted(_SUMMARY_ROWS.rows(*padded) if ids else (), key=lambda row: order[row[0]])
+    rows = list_rows(ids)  # one query, in the page's order
     base = reverse("api:card-search")
     links = _card_links_maker(request)
 

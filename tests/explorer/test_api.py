@@ -159,10 +159,9 @@ def _old_search(params: dict) -> dict:
     page of ids, then those cards' rows), to compare with."""
     from django.core.paginator import Paginator
 
-    from explorer.api import _ROW_FIELDS
     from explorer.forms import ApiSearchForm
     from explorer.query import describe
-    from explorer.selectors import search_cards
+    from explorer.selectors import ROW_FIELDS, search_cards
 
     form = ApiSearchForm(params)
     assert form.is_valid()
@@ -172,7 +171,7 @@ def _old_search(params: dict) -> dict:
         return {"code": "no_page"}
     page = paginator.page(number)
     ids = list(page.object_list)
-    rows = {r["pk"]: r for r in Card.objects.filter(pk__in=ids).values("pk", *_ROW_FIELDS)}
+    rows = {r["pk"]: r for r in Card.objects.filter(pk__in=ids).values(*ROW_FIELDS)}
     results = []
     for pk in ids:
         row = rows[pk]
