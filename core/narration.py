@@ -151,6 +151,8 @@ class Kept(dict[K, V]):
         super().__init__()
         self.size = size
         self._lock = threading.Lock()
+        # A memo makes a new one for each collection version: drop the dead ones' refs.
+        _kept[:] = [ref for ref in _kept if ref() is not None]
         _kept.append(weakref.ref(self))
 
     def keep(self, key: K, value: V) -> V:
@@ -168,7 +170,6 @@ _kept: list[weakref.ref[Kept]] = []
 def _catalogue_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
     """A ``.mo`` changed: drop every kept text."""
     if str(file_path).endswith(".mo"):
-        _kept[:] = [ref for ref in _kept if ref() is not None]
         for ref in _kept:
             kept = ref()
             if kept is not None:
