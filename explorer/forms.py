@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.forms import parse_token
 from cards.models import Card
+from core.forms import AsciiIntegerField
 from core.labels import label
 from engine.types import CardSpec, Rarity, Role, Skill, Slot
 
@@ -115,11 +116,13 @@ class CardListForm(forms.Form):
     """``?q=<query>&page=<n>&display=grid|checklist|text``, and the sort controls'
     ``sort=<key>&dir=asc|desc``, which the list writes into ``q`` and redirects.
 
-    A page number or display that is not one shows the first page, as a grid.
+    A page number or display that is not one shows the first page, as a grid; a page past
+    the end, the last one. (A page number is ASCII digits, at most twelve: a longer one
+    would overflow the database's OFFSET.)
     """
 
     q = QueryField()
-    page = forms.IntegerField(required=False, min_value=1)
+    page = AsciiIntegerField(required=False, min_value=1, signed=False)
     display = forms.ChoiceField(required=False, choices=[(d, d) for d in DISPLAYS])
     sort = forms.ChoiceField(required=False, choices=[(k, k) for k in SORTS])
     dir = forms.ChoiceField(required=False, choices=[("asc", "asc"), ("desc", "desc")])

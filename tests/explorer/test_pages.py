@@ -56,6 +56,19 @@ def test_a_bad_display_shows_the_grid(client, demo):
     assert client.get("/en/cards/", {"display": "carousel"}).status_code == 200
 
 
+@pytest.mark.parametrize("number", ["99999999999999999999", "²", "١٢", "-1", "0", "2.5"])
+def test_a_page_number_that_is_not_one_shows_the_first_page(client, demo, number):
+    response = client.get("/en/cards/", {"q": "r:legendary", "page": number})
+    assert response.status_code == 200
+    assert response.context["page"].number == 1
+
+
+def test_a_page_past_the_end_shows_the_last(client, demo):
+    response = client.get("/en/cards/", {"q": "r:legendary", "page": "999999999999"})
+    assert response.status_code == 200
+    assert response.context["page"].number == response.context["page"].paginator.num_pages > 1
+
+
 def test_the_sort_controls_write_the_query(client, demo):
     response = client.get("/en/cards/", {"q": "r:epic sort:name", "sort": "atk", "dir": "asc"})
     assert response.status_code == 302
