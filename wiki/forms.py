@@ -136,6 +136,9 @@ class PageAdminForm(forms.ModelForm):
         self.conflict: dict[str, Any] | None = None
         if self.instance.pk:
             self.fields["base_revision"].initial = self.instance.revision_number
+            # A page is not related to itself: it is not offered, and refused if posted.
+            related = self.fields["related"]
+            related.queryset = related.queryset.exclude(pk=self.instance.pk)
         if self.is_bound:
             self.data = self.data.copy()
 

@@ -108,6 +108,19 @@ def test_a_stale_form_is_refused_with_the_diff_and_nothing_is_overwritten(admin_
     assert page.body_en == "My version" and page.revision_number == 3
 
 
+def test_a_page_cannot_be_related_to_itself(admin_client):
+    page = make_page("energy")
+    other = make_page("rarities")
+    html = admin_client.get(change_url(page)).content.decode()
+    related = html[html.index('name="related"') :]
+    related = related[: related.index("</select>")]
+    assert f'value="{other.pk}"' in related and f'value="{page.pk}"' not in related
+    response = admin_client.post(change_url(page), form_data(page, related=[page.pk, other.pk]))
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["related"]
+    assert not page.related.exists()
+
+
 def test_a_form_without_its_revision_is_refused(admin_client):
     page = make_page("energy", body_en="Base")
     data = form_data(page, body_en="Changed")
