@@ -114,6 +114,10 @@ HOSTILE = [*HOSTILE, *UNICODE_DIGITS]
 # block and every value (asserted).
 BLOCKS_PER_PAGE = 6
 ALONE_PER_PARAMETER = 10
+# Sent to every parameter alone as well, whatever the rotation: numbers past every integer
+# type, which a valid rest of the page carries down to the database (a card list page
+# number that overflowed SQLite's OFFSET was found this way, by hand).
+ALWAYS_ALONE = ("99999999999999999999999", "-9223372036854775809")
 
 
 def values_for(index: int, values: list[str]) -> list[str]:
@@ -133,20 +137,25 @@ def values_for(index: int, values: list[str]) -> list[str]:
 
 def hostile_queries(params: list[str], values: list[str]) -> list[tuple[str, str]]:
     """(value, query string) for one page: every value in all ``params`` together, then
-    each parameter alone with ``ALONE_PER_PARAMETER`` of the values, in rotation.
+    each parameter alone with ``ALONE_PER_PARAMETER`` of the values, in rotation, and with
+    those of ``ALWAYS_ALONE``.
 
     >>> [q for _, q in hostile_queries(["a", "b"], ["1", "2"])]
     ['a=1&b=1', 'a=2&b=2', 'a=1', 'a=2', 'b=1', 'b=2']
     >>> [q for _, q in hostile_queries(["a"], ["1", "2"])]
     ['a=1', 'a=2']
+    >>> many = [*map(str, range(30)), ALWAYS_ALONE[0]]  # more than a parameter's share
+    >>> alone = [q for _, q in hostile_queries(["a", "b"], many)][len(many) :]
+    >>> len(alone), alone[9:11], alone[-1]
+    (22, ['a=9', 'a=99999999999999999999999'], 'b=99999999999999999999999')
     """
     queries = [(v, urlencode([(p, v) for p in params])) for v in values]
     if len(params) > 1:
         share = min(ALONE_PER_PARAMETER, len(values))
         for i, param in enumerate(params):
-            for j in range(share):
-                value = values[(i * share + j) % len(values)]
-                queries.append((value, urlencode({param: value})))
+            alone = [values[(i * share + j) % len(values)] for j in range(share)]
+            alone += [v for v in ALWAYS_ALONE if v in values and v not in alone]
+            queries.extend((value, urlencode({param: value})) for value in alone)
     return queries
 
 
@@ -397,10 +406,17 @@ def test_broken_utf8_in_a_path_is_answered_without_a_server_error(client, db, pr
         send(client, method, f"{prefix}{raw}/", "", {})
 
 
-# Parameters a page reads that its own links and forms may not show.
+# Parameters a page reads that its own links and forms may not show (on the small site a
+# list may fit on one page: no link carries its ``page``).
 EXTRA_PARAMS = {
     "api:card-search": ("q", "page", "page_size"),
+    "api_arena:slabs": ("page",),
+    "explorer:card-list": ("page",),
+    "packs:binder": ("page",),
+    "packs:pool-detail": ("page",),
+    "play:index": ("page",),
     "wiki:diff": ("from", "to"),
+    "wiki:history": ("page",),
     "play:replay": ("step",),
 }
 
