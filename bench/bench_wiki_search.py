@@ -15,11 +15,9 @@ each query over ``--rounds`` rounds.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -36,20 +34,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
 
-    from bench.harness import copy_sqlite
+    from bench.harness import django_on_a_copy
 
-    with tempfile.TemporaryDirectory(prefix="codex-wiki-search-") as folder:
-        db = Path(folder) / "wiki.sqlite3"
-        copy_sqlite(args.database, db)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.bench"
-        os.environ["BENCH_SQLITE_PATH"] = str(db)
-        import django
-
-        django.setup()
-        from django.core.management import call_command
+    with django_on_a_copy(args.database, "codex-wiki-search-"):
         from django.utils import translation
 
-        call_command("migrate", verbosity=0)
         translation.activate("en")
         from wiki.models import Page
 

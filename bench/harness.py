@@ -50,6 +50,27 @@ def copy_sqlite(source: Path, target: Path) -> None:
         src.close()
 
 
+@contextmanager
+def django_on_a_copy(source: Path, prefix: str, *, in_place: bool = False) -> Iterator[Path]:
+    """Django set up in this process with the bench settings, on a migrated copy of the
+    SQLite database ``source`` (or on ``source`` itself, ``in_place``), for the in-process
+    scripts; the copy is gone on leaving. Yields the database's path."""
+    with tempfile.TemporaryDirectory(prefix=prefix) as folder:
+        db = source
+        if not in_place:
+            db = Path(folder) / "bench.sqlite3"
+            copy_sqlite(source, db)
+        os.environ["DJANGO_SETTINGS_MODULE"] = BENCH_SETTINGS
+        os.environ["BENCH_SQLITE_PATH"] = str(db)
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+        yield db
+
+
 def django_env(db_path: Path | None = None, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["DJANGO_SETTINGS_MODULE"] = BENCH_SETTINGS

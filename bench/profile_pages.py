@@ -19,11 +19,9 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import os
 import pstats
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -56,21 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    from bench.harness import copy_sqlite
+    from bench.harness import django_on_a_copy
 
-    with tempfile.TemporaryDirectory(prefix="codex-profile-") as folder:
-        db = args.database
-        if not args.in_place:
-            db = Path(folder) / "profile.sqlite3"
-            copy_sqlite(args.database, db)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.bench"
-        os.environ["BENCH_SQLITE_PATH"] = str(db)
-        import django
-
-        django.setup()
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0)
+    with django_on_a_copy(args.database, "codex-profile-", in_place=args.in_place):
         from django.conf import settings
         from django.test import Client
 

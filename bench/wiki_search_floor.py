@@ -14,10 +14,8 @@ client against a copy of the demo database, the page cache off, every request a 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,18 +30,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args(argv)
 
-    from bench.harness import copy_sqlite
+    from bench.harness import django_on_a_copy
 
-    with tempfile.TemporaryDirectory(prefix="codex-wiki-floor-") as folder:
-        db = Path(folder) / "floor.sqlite3"
-        copy_sqlite(args.database, db)
-        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.bench"
-        os.environ["BENCH_SQLITE_PATH"] = str(db)
-        import django
-
-        django.setup()
+    with django_on_a_copy(args.database, "codex-wiki-floor-"):
         from django.conf import settings
-        from django.core.management import call_command
         from django.test import Client
         from django.utils.html import escape
         from django.utils.safestring import mark_safe
@@ -51,7 +41,6 @@ def main(argv: list[str] | None = None) -> int:
         import wiki.search
         from bench.cold import endpoints_in_process
 
-        call_command("migrate", verbosity=0)
         settings.PAGE_CACHE_SECONDS = 0
         client = Client(HTTP_HOST="127.0.0.1")
         search = next(e for e in endpoints_in_process(client) if e.label == "wiki search")
