@@ -115,8 +115,8 @@ HOSTILE = [*HOSTILE, *UNICODE_DIGITS]
 BLOCKS_PER_PAGE = 6
 ALONE_PER_PARAMETER = 10
 # Sent to every parameter alone as well, whatever the rotation: numbers past every integer
-# type, which a valid rest of the page carries down to the database (a card list page
-# number that overflowed SQLite's OFFSET was found this way, by hand).
+# type, which a valid rest of the page carries down to the database (the card list's page
+# number overflowed SQLite's OFFSET, and only a request made by hand found it).
 ALWAYS_ALONE = ("99999999999999999999999", "-9223372036854775809")
 
 
