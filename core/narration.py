@@ -151,9 +151,7 @@ class Kept(dict[K, V]):
         super().__init__()
         self.size = size
         self._lock = threading.Lock()
-        # A memo makes a new one for each collection version: drop the dead ones' refs.
-        _kept[:] = [ref for ref in _kept if ref() is not None]
-        _kept.append(weakref.ref(self))
+        _kept[id(self)] = self  # held weakly: a memo makes a new one per collection version
 
     def keep(self, key: K, value: V) -> V:
         """Keep ``value`` under ``key`` (dropping the oldest entry when full); returns it."""
@@ -164,16 +162,14 @@ class Kept(dict[K, V]):
         return value
 
 
-_kept: list[weakref.ref[Kept]] = []
+_kept: weakref.WeakValueDictionary[int, Kept] = weakref.WeakValueDictionary()
 
 
 def _catalogue_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
     """A ``.mo`` changed: drop every kept text."""
     if str(file_path).endswith(".mo"):
-        for ref in _kept:
-            kept = ref()
-            if kept is not None:
-                kept.clear()
+        for kept in list(_kept.values()):
+            kept.clear()
 
 
 file_changed.connect(_catalogue_changed)
