@@ -111,7 +111,9 @@ class Opening(models.Model):
     request_key = models.CharField(
         _("request key"),
         max_length=64,
-        help_text=_("A digest of the form's one-time token: a form sent twice opens one pack."),
+        help_text=_(
+            "A digest of the session and its form token: a form sent twice opens one pack."
+        ),
     )
     seed = models.PositiveBigIntegerField(_("seed"))
     pack_size = models.PositiveSmallIntegerField(_("pack size"))

@@ -7,13 +7,13 @@ hold the result. The opening stores that seed, the pool's candidate list as it w
 (token and tier of each card, in draw order), the pack size and the picks.
 
 A form sent twice opens one pack. Each render of the open form carries a fresh
-one-time token — the form's masked CSRF token, new on every render and unguessable
-— and the opening stores a digest of it (``request_key``, unique): the same form sent
-again finds the opening it made instead of drawing a second one, whichever session the
-second request carries (a new visitor's two first requests race to create two
-sessions; the view then keeps the session that owns the opening). Only the browser
-that got the form has its token and the CSRF cookie that goes with it. (Using the CSRF
-token keeps the form free of any other per-render value.)
+one-time token — the form's masked CSRF token, new on every render — and the opening
+stores a digest of the session and that token (``request_key``, unique): the same form
+sent again *by the same session* finds the opening it made instead of drawing a second
+one. The key is never used to find a session: a token replayed from another browser
+(or a new visitor's two racing first requests, which carry no session yet) opens a
+pack of its own, in its own session. (Using the CSRF token keeps the form free of any
+other per-render value.)
 """
 
 from __future__ import annotations
@@ -66,9 +66,10 @@ class Opened:
     created: bool
 
 
-def request_key(form_token: str) -> str:
-    """The digest stored for a form's one-time token (the token itself is never stored)."""
-    return hashlib.sha256(form_token.encode("utf-8", "surrogatepass")).hexdigest()
+def request_key(session_key: str, form_token: str) -> str:
+    """The digest stored for a session's form token (neither is stored as such)."""
+    text = f"{session_key}\n{form_token}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
@@ -76,7 +77,7 @@ def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
 
     ``EmptyPoolError`` when the pool has no drawable card: nothing is stored.
     """
-    key = request_key(form_token or secrets.token_hex(16))
+    key = request_key(session_key, form_token or secrets.token_hex(16))
     pool_now = selectors.candidates(pool)
     if not len(pool_now):
         existing = Opening.objects.filter(request_key=key).first()  # emptied since?

@@ -140,7 +140,6 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def pool_open(request: HttpRequest, slug: str) -> HttpResponse:
     """Open one pack: the seed is drawn now, the opening stored, then its permalink."""
     pool = selectors.pool_or_404(slug)
-    new_visitor = request.session.session_key is None
     key = _session_key(request, create=True) or ""
     token = request.POST.get("csrfmiddlewaretoken") or request.headers.get("X-CSRFToken", "")
     try:
@@ -148,13 +147,6 @@ def pool_open(request: HttpRequest, slug: str) -> HttpResponse:
     except services.EmptyPoolError:
         messages.error(request, _("This pool has no cards yet, so there is no pack to open."))
         return redirect(pool.get_absolute_url())
-    owner = opened.opening.session_key
-    if new_visitor and owner != key:
-        # A new visitor's form sent twice at once: both requests made a session, and the
-        # other one owns the pack. Keep that one, so the pack is in this browser's binder.
-        request.session.delete()
-        request.session = request.session.__class__(session_key=owner)
-        request.session["packs"] = True
     url = opened.opening.get_absolute_url()
     if not opened.created:
         messages.info(request, _("That form was already sent: here is the pack it opened."))

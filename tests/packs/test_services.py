@@ -102,9 +102,10 @@ def test_the_same_form_twice_opens_one_pack(site) -> None:
     assert Opening.objects.count() == 1
     other = services.open_pack(pool, "session-a", "another-render")
     assert other.created and Opening.objects.count() == 2
-    # The same form from another session (a new visitor's racing first requests) finds it.
+    # The same token from another session is another session's form: it never finds
+    # (nor hands over) session A's opening.
     elsewhere = services.open_pack(pool, "session-b", "form-token")
-    assert not elsewhere.created and elsewhere.opening.session_key == "session-a"
+    assert elsewhere.created and elsewhere.opening.session_key == "session-b"
     assert first.opening.request_key != "form-token"  # only a digest is stored
 
 

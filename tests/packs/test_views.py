@@ -348,16 +348,26 @@ def test_check_says_when_there_are_too_few_packs(client, site) -> None:
     assert "Too few packs for a reliable test" in html.decode()
 
 
-def test_a_new_visitors_form_sent_twice_at_once_lands_in_one_binder(site) -> None:
-    """Both first requests of a new visitor come without a session; the second finds the
-    pack the first opened and keeps that session, so the binder holds the pack."""
-    first, second = Client(), Client()  # the same browser before its session cookie came back
-    token = csrf_of(first.get(url("pool-detail", slug="whole-collection")).content.decode())
-    assert open_pack(first, token=token).status_code == 302
-    response = open_pack(second, token=token)
-    opening = Opening.objects.get()
-    assert response["Location"] == opening.get_absolute_url()
-    assert second.session.session_key == opening.session_key == first.session.session_key
-    binder = second.get(url("binder")).content.decode()
-    for token_ in opening.picks:
-        assert f'/en/cards/{token_}/"' in binder
+def test_a_replayed_form_token_never_hands_over_its_owners_session(site) -> None:
+    """A used form token replayed by another client (a new visitor's racing first
+    requests, or an attacker who saw it) opens nothing of the owner's: no session cookie
+    of the owner's, no binder of the owner's, no admin."""
+    from django.contrib.auth.models import User
+
+    owner = Client()
+    admin = User.objects.create_superuser("boss", "boss@example.com", "pw")
+    owner.force_login(admin)
+    token = csrf_of(owner.get(url("pool-detail", slug="whole-collection")).content.decode())
+    assert open_pack(owner, token=token).status_code == 302
+    mine = Opening.objects.get()
+    assert mine.session_key == owner.session.session_key
+
+    attacker = Client()
+    response = open_pack(attacker, token=token)
+    assert response.status_code == 302
+    cookie = response.cookies.get("sessionid")
+    assert cookie is None or cookie.value != owner.session.session_key
+    assert attacker.session.session_key != owner.session.session_key
+    assert response["Location"] != mine.get_absolute_url()  # a pack of its own
+    assert attacker.get("/en/admin/").status_code == 302  # sent to the login page
+    assert Opening.objects.filter(session_key=owner.session.session_key).count() == 1
