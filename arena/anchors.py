@@ -8,7 +8,7 @@ pages (tests/arena/test_narration.py).
 
 from __future__ import annotations
 
-from wiki.anchors import section_url
+from core.anchors import section_url
 
 LEAGUES = "leagues"
 

@@ -2,17 +2,14 @@
 filters) and ``/api/slabs/<asset id>?date=YYYY-MM-DD`` (a slab's stats, its stat book's
 trace codes, its dated values).
 
-Money is a decimal string (``"12.40"``), never a JSON number with a fraction. Errors are
-JSON too, in the shape of every app's API: ``{"object": "error", "code", "status",
-"details"}``, ``details`` being a sentence in the language of the request's
-Accept-Language, and ``params`` (on some errors) the specifics as data.
+Money is a decimal string (``"12.40"``), never a JSON number with a fraction. Responses
+and errors are ``core.api``'s: ``{"object": "error", "code", "status", "details"}``,
+``details`` being a sentence in the language of the request's Accept-Language, and
+``params`` (on some errors) the specifics as data.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
@@ -22,6 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from core.api import api_view, error_response, json_response
 from engine.slabs import SlabStats
 
 from . import selectors, specs
@@ -30,41 +28,8 @@ from .models import ASSET_ID_MAX
 
 PAGE_SIZE = 50
 MAX_PAGE_SIZE = 200
-CACHE_CONTROL = "public, max-age=60"
 
 __all__ = ["slab_detail", "slab_list"]
-
-
-def _json(data: Any, status: int = 200) -> HttpResponse:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
-    response = HttpResponse(body, status=status, content_type="application/json")
-    response["Vary"] = "Accept-Language"
-    if status == 200:
-        response["Cache-Control"] = CACHE_CONTROL
-    return response
-
-
-def error(status: int, code: str, message: str, **params: Any) -> HttpResponse:
-    """The API's one error shape (``details`` is the sentence, as in every app's API);
-    ``params`` holds the machine-readable specifics, when there are any."""
-    body: dict[str, Any] = {"object": "error", "code": code, "status": status, "details": message}
-    if params:
-        body["params"] = params
-    response = _json(body, status=status)
-    response["Cache-Control"] = "no-store"
-    return response
-
-
-def _get_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if request.method not in ("GET", "HEAD"):
-            response = error(405, "method_not_allowed", _("Only GET is allowed here."))
-            response["Allow"] = "GET, HEAD"
-            return response
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 class ApiQueryForm(SlabFilterForm):
@@ -74,7 +39,7 @@ class ApiQueryForm(SlabFilterForm):
 def _form_error(form: Any) -> HttpResponse:
     fields = {name: [str(e) for e in errors] for name, errors in form.errors.items()}
     name = next(iter(fields))
-    return error(
+    return error_response(
         400,
         "invalid_parameter",
         _("“%(name)s”: %(problem)s") % {"name": name, "problem": fields[name][0]},
@@ -120,7 +85,7 @@ def _slab_json(request: HttpRequest, d: selectors.SlabDay, fits: Any) -> dict[st
     }
 
 
-@_get_only
+@api_view(key="slab-search")
 def slab_list(request: HttpRequest) -> HttpResponse:
     form = ApiQueryForm(request.GET)
     if not form.is_valid():
@@ -133,7 +98,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(days, size)
     number = data["page"] or 1
     if number > paginator.num_pages:
-        return error(404, "no_page", _("There is no page %(page)s.") % {"page": number},
+        return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number},
                      pages=paginator.num_pages)  # fmt: skip
     page = paginator.page(number)
     params = [(k, v) for k, values in request.GET.lists() if k != "page" for v in values]
@@ -142,7 +107,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
     def link(n: int) -> str:
         return request.build_absolute_uri(f"{base}?{urlencode([*params, ('page', n)])}")
 
-    return _json(
+    return json_response(
         {
             "object": "list",
             "date": day.isoformat(),
@@ -156,7 +121,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-@_get_only
+@api_view(key="slab")
 def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
     form = ApiQueryForm(request.GET)
     if not form.is_valid() and "date" in form.errors:
@@ -164,7 +129,7 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
     day = form.cleaned_data.get("date") or selectors.match_day()
     found = selectors.slab_day(asset_id, day) if len(asset_id) <= ASSET_ID_MAX else None
     if found is None:
-        return error(
+        return error_response(
             404,
             "not_found",
             _("There is no slab with the asset ID %(id)s.") % {"id": asset_id[:ASSET_ID_MAX]},
@@ -173,7 +138,7 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
     values = selectors.history(found.row)
     history = [{"date": d.isoformat(), "value": str(v)} for d, v in values]
     if found.stats is None:
-        return error(
+        return error_response(
             404,
             "no_value",
             _("Slab %(id)s has no value on or before %(day)s.")
@@ -189,7 +154,7 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
         {"code": s.code, "params": _plain(s.params), "value": _plain(s.value)} for s in book.trace
     ]
     data["values"] = history
-    return _json(data)
+    return json_response(data)
 
 
 def _plain(value: Any) -> Any:

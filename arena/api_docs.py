@@ -1,10 +1,10 @@
-"""The arena API described for ``/api/`` and ``/<lang>/api/`` (see explorer.apidocs)."""
+"""The arena API described for ``/api/`` and ``/<lang>/api/`` (``core.api`` registry)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from explorer.apidocs import Endpoint, Field, Param
+from core.api import Endpoint, Field, Param, register
 
 DATE = Param("date", _("The day, YYYY-MM-DD (UTC); today by default."), "2026-11-30")
 
@@ -30,7 +30,8 @@ _SLAB_FIELDS: tuple[Field, ...] = (
     Field("picture_url", _("The slab's picture (SVG).")),
 )
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[Endpoint, ...] = register(
+    "arena",
     Endpoint(
         key="slab-search",
         path="/api/slabs",

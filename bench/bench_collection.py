@@ -77,10 +77,10 @@ def explorer_figures() -> list[str]:
     from django.test.utils import override_settings
 
     from cards.models import Card
+    from cards.query import QueryError, parse
+    from cards.search import random_card_token, search_cards
     from explorer import bulk
     from explorer.presenters import card_rows
-    from explorer.query import QueryError, parse
-    from explorer.selectors import random_card_token, search_cards
 
     lines = [f"{Card.objects.count():,} cards"]
 

@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
-from core import views as core_views
+from codex_site import views as site_views
 
 handler500 = "core.middleware.server_error"  # a lock timeout is a 503 "busy", never a 500
 
@@ -12,15 +12,16 @@ admin.site.site_title = _("Card Codex")
 admin.site.index_title = _("Rules wiki, collection and match demo")
 
 urlpatterns = [
-    path("healthz", core_views.healthz, name="healthz"),
-    path("favicon.ico", core_views.favicon, name="favicon"),
+    path("healthz", site_views.healthz, name="healthz"),
+    path("favicon.ico", site_views.favicon, name="favicon"),
     path("api/packs/", include("packs.api_urls")),  # before api/: its catch-all is its own
     path("api/", include("arena.api_urls")),
-    path("api/", include("explorer.api_urls")),  # last: it ends with the API's catch-all
+    path("api/", include("explorer.api_urls")),
+    path("api/", include("codex_site.api_urls")),  # last: the API's index and catch-all
 ]
 
 urlpatterns += i18n_patterns(
-    path("", include("core.urls")),
+    path("", include("codex_site.urls")),
     path("wiki/", include("wiki.urls")),
     path("", include("explorer.urls")),
     path("play/", include("play.urls")),

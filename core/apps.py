@@ -2,6 +2,11 @@ from django.apps import AppConfig
 
 
 class CoreConfig(AppConfig):
-    """Site-wide pieces: home page, health check, layout helpers, set-up commands."""
+    """The shared floor: labels, narration registry, the API kit, the cache, helpers."""
 
     name = "core"
+
+    def ready(self) -> None:
+        from .api import autodiscover
+
+        autodiscover()  # every app's api_docs.py registers its endpoints (core.api)

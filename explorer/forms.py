@@ -18,11 +18,11 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.forms import parse_token
 from cards.models import Card
+from cards.query import DEFAULT_SORT, MAX_LENGTH, SORTS, Query, QueryError, parse, with_sort
 from core.forms import AsciiIntegerField
 from core.labels import label
 from engine.types import CardSpec, Rarity, Role, Skill, Slot
 
-from .query import DEFAULT_SORT, MAX_LENGTH, SORTS, Query, QueryError, parse, with_sort
 from .whatif import MAX_BURNED, MAX_RANK, PARAMS, SLOTS, UNSET, Catalogue, WhatIf
 
 __all__ = [

@@ -23,6 +23,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from core.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 from core.labels import label_of, rule_label, template_label
 from core.narration import Registry
 from engine.data import SUPPLY_COUNT_TIERS
@@ -38,7 +39,6 @@ from engine.types import (
     Tier,
     TraceStep,
 )
-from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 
 TRACE = Registry("trace", CODES)
 """Every derivation trace code: its sentence, the wiki section explaining it, its rule.

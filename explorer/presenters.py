@@ -24,7 +24,9 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from cards.models import Card
+from cards.art import CardArt, card_art
+from cards.query import SORTS, Query, QueryError, describe, describe_sort
+from cards.search import count_searches, search_cards, search_count, search_page
 from cards.specs import card_spec
 from core.cache import memo
 from core.labels import label, label_of, rule_label, template_label
@@ -46,20 +48,9 @@ from engine.types import (
 )
 
 from . import narration
-from .art import CardArt, card_art
 from .charts import BarChart, bar_chart
 from .forms import AdvancedSearchForm, CardListForm, CompareForm, WhatIfForm, query_error
-from .query import SORTS, Query, QueryError, describe, describe_sort, is_card_syntax, parse
-from .selectors import (
-    SUPPLY_BUCKETS,
-    count_searches,
-    list_rows,
-    neighbours,
-    rarest_attributes,
-    search_cards,
-    search_count,
-    search_page,
-)
+from .selectors import SUPPLY_BUCKETS, list_rows, neighbours, rarest_attributes
 from .selectors import supply_distribution as supply_counts
 from .whatif import SLOTS, Catalogue, WhatIf, apply, changed_fields, suggestions
 
@@ -976,137 +967,6 @@ def advanced_search_page(form: AdvancedSearchForm) -> AdvancedSearchPage:
 
 
 # ---------------------------------------------------------------------------
-# The header's search: cards and wiki pages together
-
-
-@dataclass(frozen=True, slots=True)
-class WikiHit:
-    title: str
-    url: str
-    summary: str
-    other_language: bool
-
-
-@dataclass(frozen=True, slots=True)
-class SiteSearchPage:
-    q: str
-    cards_first: bool
-    card_error: QueryProblem | None = None
-    cards: list[CardRow] = field(default_factory=list)
-    card_count: int = 0
-    cards_url: str = ""
-    described: list[str] = field(default_factory=list)
-    wiki: list[WikiHit] = field(default_factory=list)
-    wiki_count: int = 0
-    wiki_url: str = ""
-    searched: bool = False
-
-
-SITE_SEARCH_CARDS = 8
-SITE_SEARCH_PAGES = 8
-
-
-def site_search_page(text: str, lang: str) -> SiteSearchPage:
-    """The cards and the wiki pages a text finds, cards first when it is a card query."""
-    from wiki import search as wiki_search
-    from wiki.selectors import localized, published_page_ids, result_pages
-
-    text = text.strip()
-    if not text:
-        return SiteSearchPage(q="", cards_first=False)
-    cards_first = is_card_syntax(text)
-    cards_url = f"{route_path('explorer:card-list')}?{urlencode({'q': text})}"
-    wiki_url = f"{route_path('wiki:search')}?{urlencode({'q': text})}"
-    card_error = None
-    rows: list[CardRow] = []
-    count = 0
-    described: list[str] = []
-    try:
-        query = parse(text)
-    except QueryError as error:
-        card_error = query_problem(text, error, error.message)
-    else:
-        found = search_cards(query)
-        count = search_count(query, found)
-        rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
-        described = describe(query)
-    hits = wiki_search.search_pages(text) if wiki_search.query_terms(text) else []
-    published = published_page_ids()
-    hits = [h for h in hits if h.page_id in published]
-    # Only the shown ones are made pages (a search finds up to 200).
-    pages = result_pages(h.page_id for h in hits[:SITE_SEARCH_PAGES])
-    wiki = []
-    for hit in hits[:SITE_SEARCH_PAGES]:
-        page = pages.get(hit.page_id)
-        if page is None:
-            continue  # unpublished since the search began
-        title = localized(page, "title", lang)
-        wiki.append(
-            WikiHit(
-                title=title.value,
-                url=reverse("wiki:page", args=[page.slug]),
-                summary=localized(page, "summary", lang).value,
-                other_language=lang not in hit.langs,
-            )
-        )
-    if not cards_first and not hits and count:
-        cards_first = True  # plain words that name cards but no page
-    return SiteSearchPage(
-        q=text,
-        cards_first=cards_first,
-        card_error=card_error,
-        cards=rows,
-        card_count=count,
-        cards_url=cards_url,
-        described=described,
-        wiki=wiki,
-        wiki_count=len(hits),
-        wiki_url=wiki_url,
-        searched=True,
-    )
-
-
-# ---------------------------------------------------------------------------
-# The home page
-
-
-@dataclass(frozen=True, slots=True)
-class HomePage:
-    total: int
-    rarest: list[CardRow]
-    newest_legendary: list[CardRow]
-    examples: list[tuple[str, str]]  # (query, list URL)
-
-
-HOME_EXAMPLES = (
-    "r:legendary s:arcane",
-    "is:combo",
-    "r:epic or r:legendary -has:rank",
-    "Mitten",
-    "undercharged:3 sort:-atk",
-)
-
-
-def home_page() -> HomePage:
-    """What a collector lands on: the search, a random card and a few featured cards.
-
-    Kept per collection version and language (``core.cache.memo``): at 100,000 cards
-    counting them and sorting by score took ~0.5 s, for a page every visit starts on.
-    """
-    return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)  # type: ignore[return-value]
-
-
-def _home_page() -> HomePage:
-    list_url = route_path("explorer:card-list")
-    return HomePage(
-        total=Card.objects.count(),
-        rarest=card_rows(search_cards(parse("sort:-score")), 3),
-        newest_legendary=card_rows(search_cards(parse("r:legendary sort:-token")), 3),
-        examples=[(q, f"{list_url}?{urlencode({'q': q})}") for q in HOME_EXAMPLES],
-    )
-
-
-# ---------------------------------------------------------------------------
 # Compare
 
 
@@ -1362,11 +1222,9 @@ __all__ = [
     "CardPathsPage",
     "CardRow",
     "ComparePage",
-    "HomePage",
     "Path",
     "RuleRow",
     "Section",
-    "SiteSearchPage",
     "StatisticsPage",
     "advanced_search_page",
     "attribute_query",
@@ -1378,11 +1236,9 @@ __all__ = [
     "context",
     "effect_rows",
     "equipped_rows",
-    "home_page",
     "paths",
     "rule_rows",
     "sections",
-    "site_search_page",
     "skill_rows",
     "stat_rows",
     "statistics_page",

@@ -15,17 +15,18 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import conditional_page, require_safe
 
+from cards.art import card_art
 from cards.forms import MAX_TOKEN
 from cards.models import Card
+from cards.query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, MAX_WORDS, SORTS
+from cards.search import random_card_token
 from core.cache import cached_page
 from core.htmx import render_fragment_page, wants_partial
 from engine.types import CardSpec
 
-from . import apidocs, presenters
-from .art import card_art
+from . import presenters
 from .forms import AdvancedSearchForm, CardListForm, CompareForm, RandomCardForm, WhatIfForm
-from .query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, MAX_WORDS, SORTS
-from .selectors import attribute_catalogue, one_card_spec, random_card_token
+from .selectors import attribute_catalogue, one_card_spec
 
 
 @require_safe
@@ -158,17 +159,6 @@ def card_picture(request: HttpRequest, token: int) -> HttpResponse:
     )
     response["Cache-Control"] = "public, max-age=600"
     return response
-
-
-@require_safe
-@cached_page()
-def api_docs(request: HttpRequest) -> HttpResponse:
-    """Every endpoint of the JSON API: parameters, fields and an example, in both languages."""
-    return render(
-        request,
-        "explorer/api_docs.html",
-        {"endpoints": apidocs.endpoints(), "error_fields": apidocs.ERROR_FIELDS},
-    )
 
 
 def _load_card(token: int) -> CardSpec:

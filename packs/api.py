@@ -10,52 +10,27 @@
 Every chance is ``{"fraction": "p/q", "float": …}``: the fraction in lowest terms
 (``"1"`` and ``"0"`` for whole numbers), the float for convenience. A seed is a string
 (it may not fit a JavaScript number). Names are in the language of Accept-Language.
-Responses carry a strong ETag and a short public Cache-Control. Errors are JSON too:
-``{"object": "error", "code", "status", "details"}``, ``details`` being a sentence in
-the request's language.
+Responses and errors are ``core.api``'s: an ETag and a short public Cache-Control (a
+304 to a matching If-None-Match), the one error shape ``{"object": "error", "code",
+"status", "details"}`` with ``details`` a sentence in the request's language, and a JSON
+405 for a method other than GET or HEAD.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from fractions import Fraction
 from typing import Any
 from uuid import UUID
 
-from django.http import HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_safe
 
+from core.api import api_view, error_response, json_response
 from engine.packs import POWER_STEP_LIMIT, offer_odds, power_report
 
 from . import presenters, selectors
 from .models import Opening, Pool
-
-CACHE_CONTROL = "public, max-age=60"
-
-
-def _json(request: HttpRequest, data: Any, status: int = 200) -> HttpResponse:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
-    response: HttpResponse
-    if status == 200 and etag in request.headers.get("If-None-Match", ""):
-        response = HttpResponseNotModified()
-    else:
-        response = HttpResponse(body, status=status, content_type="application/json")
-    if status == 200:
-        response["ETag"] = etag
-        response["Cache-Control"] = CACHE_CONTROL
-    response["Vary"] = "Accept-Language"
-    return response
-
-
-def error(request: HttpRequest, status: int, code: str, details: str) -> HttpResponse:
-    """The API's one error shape."""
-    return _json(
-        request, {"object": "error", "code": code, "status": status, "details": details}, status
-    )
 
 
 def _exact(value: Fraction) -> dict[str, Any]:
@@ -79,20 +54,20 @@ def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
     }
 
 
-@require_safe
+@api_view(key="pool-list")
 def pool_list(request: HttpRequest) -> HttpResponse:
     pools = [
         _pool_head(request, pool, sum(selectors.pool_tier_counts(pool).values()))
         for pool in selectors.pools_with_counts()
     ]
-    return _json(request, {"object": "list", "count": len(pools), "results": pools})
+    return json_response({"object": "list", "count": len(pools), "results": pools})
 
 
-@require_safe
+@api_view(key="pool")
 def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     pool = Pool.objects.filter(slug=slug).first()
     if pool is None:
-        return error(request, 404, "not_found", _("There is no pool “%(slug)s”.") % {"slug": slug})
+        return error_response(404, "not_found", _("There is no pool “%(slug)s”.") % {"slug": slug})
     candidates = selectors.candidates(pool)
     odds = offer_odds(candidates, pool.pack_size)
     names = dict(selectors.pool_cards(pool).values_list("token", "name"))
@@ -160,17 +135,16 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 for token, p in sorted(powers.items())
             },
         }
-    return _json(request, data)
+    return json_response(data)
 
 
-@require_safe
+@api_view(key="opening")
 def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     opening = Opening.objects.select_related("pool").filter(public_id=public_id).first()
     if opening is None:
-        return error(request, 404, "not_found", _("There is no such opening."))
+        return error_response(404, "not_found", _("There is no such opening."))
     replay = selectors.replay(opening)
-    return _json(
-        request,
+    return json_response(
         {
             "object": "opening",
             "id": str(opening.public_id),
@@ -193,4 +167,4 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
     """Any other address under /api/packs/."""
-    return error(request, 404, "not_found", _("There is no such address in the packs API."))
+    return error_response(404, "not_found", _("There is no such address in the packs API."))

@@ -1,10 +1,10 @@
-"""The booster API described for ``/api/`` and ``/<lang>/api/`` (see explorer.apidocs)."""
+"""The booster API described for ``/api/`` and ``/<lang>/api/`` (``core.api`` registry)."""
 
 from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from explorer.apidocs import Endpoint, Field
+from core.api import Endpoint, Field, register
 
 _POOL_HEAD: tuple[Field, ...] = (
     Field("object", _("Always “pool”.")),
@@ -17,7 +17,8 @@ _POOL_HEAD: tuple[Field, ...] = (
     Field("page_url", _("The pool's page on this site, with its odds and an Open button.")),
 )
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[Endpoint, ...] = register(
+    "packs",
     Endpoint(
         key="pool-list",
         path="/api/packs/",

@@ -8,4 +8,8 @@ class PacksConfig(AppConfig):
 
     def ready(self) -> None:
         # Pool writes bump the "packs" content version; the wiki's live pool tables.
-        from . import macros, signals  # noqa: F401
+        from cards import binders
+
+        from . import macros, selectors, signals  # noqa: F401
+
+        binders.register(selectors.binder_tokens)  # the match demo's "my binder" (cards.binders)

@@ -19,6 +19,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from cards.art import CardArt, card_art
 from cards.models import Card
 from core.labels import label, label_of
 from core.links import token_path
@@ -34,7 +35,6 @@ from engine.packs import (
     TierPower,
 )
 from engine.types import Rarity, Role
-from explorer.art import CardArt, card_art
 
 from .models import Pool, PowerRun
 from .narration import CHECK, STEPS
@@ -301,7 +301,7 @@ def card_tile(
     flag: PowerFlag | None = None,
     count: int = 0,
 ) -> CardTile:
-    """A card with its picture (``explorer.art.card_art``), its chance in a pack (by its
+    """A card with its picture (``cards.art.card_art``), its chance in a pack (by its
     tier, ``odds``), its power and its promise flag, or how many times it was pulled."""
     rate = power.rate if power is not None else None
     return CardTile(

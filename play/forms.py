@@ -1,7 +1,7 @@
 """Every request parameter of the match demo, read through a form.
 
 - ``BuilderForm`` (GET): the deck builder's search ``q`` (the explorer's query language,
-  parsed by ``explorer.query.parse``), the deck so far ``deck`` (card numbers,
+  parsed by ``cards.query.parse``), the deck so far ``deck`` (card numbers,
   comma-separated: the builder's links carry it), the result ``page``, the ``bot`` to
   play and the deck ``source`` (the whole collection, or the session's ``binder``).
 - ``DeckForm`` (POST): the chosen cards, ``card`` repeated, and the ``bot``.

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.anchors import section_url
 from core.labels import describe, label, label_of
 from core.links import token_path
 from engine.data import (
@@ -48,7 +49,6 @@ from engine.match import (
     refusal_of,
 )
 from engine.types import BoostKind, BotKind, EffectKind, EffectSlot, Rarity, Role
-from wiki.anchors import section_url
 
 from .forms import SOURCES, move_value
 from .models import Match

@@ -1,6 +1,6 @@
-"""Read queries of the match demo: card search for the deck builder (the explorer's own
-search: ``explorer.selectors.search_cards`` of an ``explorer.query.parse`` d query), the
-session's booster binder, suggestions, and a session's matches."""
+"""Read queries of the match demo: card search for the deck builder (the site's one
+search: ``cards.search.search_cards`` of a ``cards.query.parse`` d query), the
+session's booster binder (``cards.binders``), suggestions, and a session's matches."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from uuid import UUID
 
 from django.db.models import QuerySet
 
+from cards import binders
 from cards.models import Card
+from cards.query import Query
+from cards.search import search_cards as explorer_search
 from engine.data import DECK_MAX
 from engine.types import Role
-from explorer.query import Query
-from explorer.selectors import search_cards as explorer_search
-from packs.selectors import binder_tokens
 
 from .models import Match
 
@@ -60,7 +60,7 @@ def search_cards(
 
 def binder(session_key: str | None) -> list[int]:
     """The tokens of the session's booster binder (the cards it pulled), or none."""
-    return binder_tokens(session_key) if session_key else []
+    return binders.session_tokens(session_key)
 
 
 def cards_by_tokens(tokens: list[int]) -> list[Card]:

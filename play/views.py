@@ -18,9 +18,9 @@ from django.shortcuts import redirect
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from cards.query import QueryError, parse
 from core.htmx import render_page, wants_partial
 from engine.match import A, IllegalActionError, InvalidDeckError, Surrender
-from explorer.query import QueryError, parse
 
 from . import limits, presenters, selectors, services
 from .forms import SOURCES, BuilderForm, DeckForm, MoveForm, ReplayForm, TurnForm

@@ -34,6 +34,7 @@ INSTALLED_APPS = [
     "play",
     "packs",
     "arena",
+    "codex_site",  # the top floor: home, header search, the API's index and docs
 ]
 
 MIDDLEWARE = [
@@ -209,4 +210,4 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
 
-CSRF_FAILURE_VIEW = "core.views.csrf_failure"
+CSRF_FAILURE_VIEW = "codex_site.views.csrf_failure"

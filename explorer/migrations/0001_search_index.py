@@ -1,27 +1,9 @@
-"""The word index of card and attribute names (explorer.search_index): FTS5 tables and
-their triggers on SQLite, GIN indexes on PostgreSQL. No models: the index belongs to the
-explorer's search, the tables it follows to the cards app."""
+"""Once the word index of card and attribute names; it belongs to the cards app now
+(``cards/migrations/0006_card_name_search_index.py``, ``cards.search_index``), which
+creates it when missing and keeps the tables' names. Kept, empty, so that databases
+that applied it and the explorer's later migrations stay consistent."""
 
 from django.db import migrations
-
-
-def create(apps, schema_editor):
-    from explorer import search_index
-
-    search_index.ensure(schema_editor.connection)
-
-
-def drop(apps, schema_editor):
-    from explorer.search_index import ATTRIBUTE_INDEX, CARD_INDEX
-
-    with schema_editor.connection.cursor() as cursor:
-        for index in (CARD_INDEX, ATTRIBUTE_INDEX):
-            if schema_editor.connection.vendor == "sqlite":
-                for suffix in ("_ai", "_ad", "_au"):
-                    cursor.execute(f"DROP TRIGGER IF EXISTS {index}{suffix}")
-                cursor.execute(f"DROP TABLE IF EXISTS {index}")
-            elif schema_editor.connection.vendor == "postgresql":
-                cursor.execute(f"DROP INDEX IF EXISTS {index}_tsv")
 
 
 class Migration(migrations.Migration):
@@ -29,4 +11,4 @@ class Migration(migrations.Migration):
         ("cards", "0004_card_def_ability_name_indexes"),
     ]
 
-    operations = [migrations.RunPython(create, drop)]
+    operations = []

@@ -6,7 +6,18 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("name", ["cards.forms", "cards.specs", "cards.generator"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "cards.forms",
+        "cards.specs",
+        "cards.generator",
+        "cards.query",
+        "cards.search_index",
+        "cards.art",
+        "cards.binders",
+    ],
+)
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted and not result.failed

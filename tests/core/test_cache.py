@@ -235,7 +235,7 @@ def test_every_cached_view_names_the_parameters_it_reads():
     from explorer.whatif import PARAMS
 
     views = _cached_views()
-    assert {"core:home", "core:search", "explorer:card-detail", "wiki:search"} <= set(views)
+    assert {"site:home", "site:search", "explorer:card-detail", "wiki:search"} <= set(views)
     for name, view in views.items():
         source = inspect.getsource(inspect.unwrap(view))
         module = inspect.getmodule(inspect.unwrap(view))

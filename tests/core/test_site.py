@@ -38,7 +38,7 @@ def page_names() -> list[str]:
 
 
 def test_the_site_has_its_main_pages():
-    assert {"core:home", "wiki:index", "explorer:card-list", "play:index"} <= set(page_names())
+    assert {"site:home", "wiki:index", "explorer:card-list", "play:index"} <= set(page_names())
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -10,8 +10,9 @@ from django.conf import settings
 
 from cards.models import Card
 from cards.specs import card_spec
+from core import api as apidocs
 from engine.serialize import card_to_json
-from explorer import apidocs
+from explorer import api_docs
 
 pytestmark = pytest.mark.django_db
 
@@ -159,9 +160,10 @@ def _old_search(params: dict) -> dict:
     page of ids, then those cards' rows), to compare with."""
     from django.core.paginator import Paginator
 
+    from cards.query import describe
+    from cards.search import search_cards
     from explorer.forms import ApiSearchForm
-    from explorer.query import describe
-    from explorer.selectors import ROW_FIELDS, search_cards
+    from explorer.selectors import ROW_FIELDS
 
     form = ApiSearchForm(params)
     assert form.is_valid()
@@ -294,7 +296,7 @@ def test_the_documentation_page_lists_every_endpoint_parameter_and_field(client,
 
 def test_every_example_of_the_documentation_answers(client, demo):
     # The packs' and the arena's examples are tried with their own data, in their tests.
-    for endpoint in apidocs.ENDPOINTS:
+    for endpoint in api_docs.ENDPOINTS:
         response = client.get(endpoint.example)
         assert response.status_code == 200, (endpoint.example, response.content[:200])
 
@@ -380,7 +382,7 @@ def test_api_errors_are_not_cached(client, demo):
 
 def test_every_api_pattern_resolves_to_its_own_view():
     """The catch-all is the last pattern: every named API route is reached before it (an
-    app adding API routes after ``include("explorer.api_urls")`` would be swallowed)."""
+    app adding API routes after ``include("codex_site.api_urls")`` would be swallowed)."""
     import re
 
     from django.urls import resolve
@@ -391,7 +393,7 @@ def test_every_api_pattern_resolves_to_its_own_view():
     for pattern in url_patterns():
         if not pattern.route.startswith("/api/") or "not_found" in (pattern.name or ""):
             continue
-        if pattern.name == "api:not-found":
+        if pattern.name == "api-site:not-found":
             continue
         route = (
             re.sub(r"<(\w+):\w+>", lambda m: samples.get(m.group(1), "x"), pattern.route)

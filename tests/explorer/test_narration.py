@@ -27,7 +27,7 @@ def test_every_code_and_need_is_registered_once():
 
 
 def test_every_phrase_links_to_a_known_wiki_section():
-    from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS
+    from core.anchors import RULE_SECTIONS, TOPIC_SECTIONS
 
     for phrase in [*narration.TRACE, *narration.NEEDS_SAID]:
         assert phrase.section in {*RULE_SECTIONS, *TOPIC_SECTIONS}, phrase.code

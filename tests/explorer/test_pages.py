@@ -8,8 +8,8 @@ import pytest
 from django.core.cache import cache
 
 from cards.models import Card
-from explorer.query import parse
-from explorer.selectors import search_cards
+from cards.query import parse
+from cards.search import search_cards
 
 pytestmark = pytest.mark.django_db
 

@@ -126,7 +126,7 @@ def test_stat_searches_count_from_an_index_alone(demo, q):
     index): at 100,000 cards, what keeps its count near its time at 1,000."""
     from django.db import connection
 
-    from explorer.selectors import search_cards
+    from cards.search import search_cards
 
     if connection.vendor != "sqlite":
         pytest.skip("the plan's wording is SQLite's")

@@ -376,9 +376,9 @@ def test_four_four_nrg_cards_warn_that_they_all_start_undercharged(client, colle
 
 
 def test_play_with_my_binder(client, collection, monkeypatch):
-    from play import selectors
+    from cards import binders
 
-    monkeypatch.setattr(selectors, "binder_tokens", lambda key: [1, 7] if key else [])
+    monkeypatch.setattr(binders, "_sources", [lambda key: [1, 7]])
     html = client.get(reverse("play:index")).content.decode()
     assert "Play with my binder" not in html  # no session, no binder
     session_of(client)

@@ -341,7 +341,7 @@ def test_search_by_number_and_result_pages(client, collection):
     assert "Epic Hood" in html.split("results-title")[-1]
     html = client.get(reverse("play:index"), {"q": "7"}).content.decode()
     assert "Epic Hood" in html.split("results-title")[-1]
-    from explorer.query import parse
+    from cards.query import parse
     from play import selectors
 
     first, more = selectors.search_cards(parse(""), page=1, per_page=5)

@@ -93,8 +93,8 @@ def test_search_finds_the_shipped_pages_by_word_forms(client, shipped_wiki):
 
 
 def _other_apps_sections() -> dict[str, tuple[str, str]]:
+    from core.anchors import RULE_SECTIONS, TOPIC_SECTIONS
     from play.presenters import BOOST_SECTIONS
-    from wiki.anchors import RULE_SECTIONS, TOPIC_SECTIONS
 
     sections = {
         **RULE_SECTIONS,
@@ -109,8 +109,8 @@ def _other_apps_sections() -> dict[str, tuple[str, str]]:
 
 
 def test_every_section_other_apps_link_to_exists_in_both_languages():
+    from core.anchors import RULE_SECTIONS, rule_url
     from engine import data
-    from wiki.anchors import RULE_SECTIONS, rule_url
     from wiki.rendering import anchor_ids
 
     assert set(RULE_SECTIONS) == {*data.RULE_KEYS, data.STARTER_RULE_KEY}

@@ -5,7 +5,7 @@ import doctest
 import pytest
 from django.utils import translation
 
-import wiki.anchors
+import core.anchors
 import wiki.diff
 import wiki.importing
 import wiki.macros
@@ -34,7 +34,7 @@ def render(text: str, lang: str = "en", **kwargs):
         wiki.importing,
         wiki.macros,
         wiki.macros.registry,
-        wiki.anchors,
+        core.anchors,
         wiki.validation,
     ],
 )

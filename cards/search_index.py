@@ -13,6 +13,8 @@ one-letter words took 2.3 s on 78,000 cards.
 * PostgreSQL: GIN indexes over ``to_tsvector('simple', name)`` of both tables; nothing to
   keep in step.
 
+The index tables keep the names they had when the explorer owned them.
+
 ``ensure()`` creates whatever is missing (the migration calls it, and so does every
 ``migrate`` afterwards through ``post_migrate``, because SQLite drops a table's triggers
 when a later migration rebuilds the table) and refills an index that has drifted.

@@ -1,80 +1,14 @@
-"""The JSON API described as data: the index (``/api/``) and the documentation page
-(``/<lang>/api/``) both read it, so neither can forget an endpoint.
-
-Each app that serves endpoints under ``/api/`` describes them in a module ``api_docs``
-of its own holding ``ENDPOINTS``, a tuple of `Endpoint` (the explorer's are below); the
-packs and arena apps add ``packs/api_docs.py`` and ``arena/api_docs.py`` and appear on
-both pages without an edit here. Descriptions are lazy translations, so the page speaks
-the visitor's language.
+"""The card API described for ``/api/`` and ``/<lang>/api/`` (``core.api`` registry).
 
 >>> [e.key for e in ENDPOINTS]
-['api-index', 'card-search', 'card', 'bulk-cards']
+['card-search', 'card', 'bulk-cards']
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
-
-from django.apps import apps
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-__all__ = ["ENDPOINTS", "ERROR_FIELDS", "Endpoint", "Field", "Param", "endpoints"]
-
-
-@dataclass(frozen=True, slots=True)
-class Param:
-    """A query parameter: its name, what it does, an example value."""
-
-    name: str
-    description: Promise | str
-    example: str = ""
-    required: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Field:
-    """A field of a response object (``a.b`` for a nested one)."""
-
-    name: str
-    description: Promise | str
-
-
-@dataclass(frozen=True, slots=True)
-class Endpoint:
-    """One endpoint: its address, what it answers, and an example request and answer."""
-
-    key: str  # a stable id, also the page anchor
-    path: str  # with <placeholders>
-    summary: Promise | str
-    example: str  # a request path that works ("" when none is fixed, e.g. a visitor's opening)
-    example_response: str  # the answer, shortened with …
-    params: tuple[Param, ...] = ()
-    fields: tuple[Field, ...] = ()
-    errors: tuple[tuple[int, str], ...] = ()  # (status, code)
-    method: str = "GET"
-
-
-ERROR_FIELDS: tuple[Field, ...] = (
-    Field("object", _("Always “error”.")),
-    Field("code", _("A stable machine-readable code, such as not_found or unknown_field.")),
-    Field("status", _("The HTTP status, repeated in the body.")),
-    Field(
-        "details",
-        _(
-            "What went wrong and how to fix it, in the language of the request's "
-            "Accept-Language header (English or Russian)."
-        ),
-    ),
-    Field(
-        "params",
-        _(
-            "Only on some errors: the specifics as data (the fields refused, the first date "
-            "with a value, …)."
-        ),
-    ),
-)
+from core.api import Endpoint, Field, Param, register
 
 _CARD_SUMMARY_FIELDS: tuple[Field, ...] = (
     Field("object", _("Always “card”.")),
@@ -99,22 +33,8 @@ _CARD_SUMMARY_FIELDS: tuple[Field, ...] = (
     Field("uri", _("This card's full JSON (the endpoint below).")),
 )
 
-ENDPOINTS: tuple[Endpoint, ...] = (
-    Endpoint(
-        key="api-index",
-        path="/api/",
-        summary=_("Every endpoint of the API, with its address and the documentation."),
-        example="/api/",
-        example_response=(
-            '{"object": "list", "docs_url": "https://…/en/api/", "data": [{"object": '
-            '"endpoint", "key": "card-search", "path": "/api/cards", "summary": "…"}, …]}'
-        ),
-        fields=(
-            Field("object", _("Always “list”.")),
-            Field("docs_url", _("This documentation.")),
-            Field("data", _("One object per endpoint: key, method, path, summary, example.")),
-        ),
-    ),
+ENDPOINTS: tuple[Endpoint, ...] = register(
+    "explorer",
     Endpoint(
         key="card-search",
         path="/api/cards",
@@ -221,21 +141,3 @@ ENDPOINTS: tuple[Endpoint, ...] = (
         ),
     ),
 )
-
-
-def endpoints() -> list[tuple[str, Endpoint]]:
-    """Every app's endpoints, as (app's verbose name, endpoint), in the apps' order."""
-    found: list[tuple[str, Endpoint]] = []
-    for config in apps.get_app_configs():
-        if config.name == "explorer":
-            module_endpoints: tuple[Endpoint, ...] = ENDPOINTS
-        else:
-            try:
-                module = importlib.import_module(f"{config.name}.api_docs")
-            except ModuleNotFoundError as error:
-                if error.name != f"{config.name}.api_docs":
-                    raise
-                continue
-            module_endpoints = tuple(getattr(module, "ENDPOINTS", ()))
-        found.extend((str(config.verbose_name), endpoint) for endpoint in module_endpoints)
-    return found

@@ -1,7 +1,7 @@
 """The card search language: one box, many filters, joined with and, or, - and parentheses.
 
 One parser serves the card list, the JSON API, the statistics links, the header search
-and the match demo's deck builder (``explorer.selectors.search_cards``). The grammar,
+and the match demo's deck builder (``cards.search.search_cards``). The grammar,
 Scryfall's::
 
     query    := or_expr
@@ -23,10 +23,10 @@ language.
 The work a query may ask for is bounded: at most ``MAX_LENGTH`` characters,
 ``MAX_TERMS`` filters and words, ``MAX_WORDS`` bare words or phrases and ``MAX_DEPTH``
 levels of parentheses; every word is one look-up in the card-name index plus one in the
-attribute catalogue (``explorer.selectors``).
+attribute-name index (``cards.search_index``).
 
 The parser knows nothing about the database: it returns a `Query` (a tree of `Term`,
-`Word`, `Not`, `And`, `Or`), which ``explorer.selectors`` turns into one condition and
+`Word`, `Not`, `And`, `Or`), which ``cards.search`` turns into one condition and
 `describe` puts into words.
 
 >>> q = parse("r>=epic s:arcane rank<=80 head:crown")
@@ -37,7 +37,7 @@ Or(children=(Term(field='rarity', op='=', value='legendary'), Not(child=Term(fie
 >>> parse("rarty:legendary")
 Traceback (most recent call last):
 ...
-explorer.query.QueryError: unknown_field
+cards.query.QueryError: unknown_field
 """
 
 from __future__ import annotations

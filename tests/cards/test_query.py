@@ -14,7 +14,7 @@ from django.utils import translation
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explorer.query import (
+from cards.query import (
     MAX_WORDS,
     And,
     Not,
@@ -55,7 +55,7 @@ def collection(db):
 
 
 def test_the_golden_table_finds_exactly_its_cards(collection):
-    from explorer.selectors import search_cards
+    from cards.search import search_cards
 
     wrong = {}
     for case in FOUND:
@@ -260,7 +260,7 @@ def test_card_syntax_is_told_from_plain_words():
 
 
 def test_each_word_is_one_look_up_and_words_are_capped(collection):
-    from explorer.selectors import search_cards
+    from cards.search import search_cards
 
     words = " ".join(["tango"] * MAX_WORDS)
     with CaptureQueriesContext(connection) as queries:
@@ -277,7 +277,7 @@ def test_each_word_is_one_look_up_and_words_are_capped(collection):
 
 
 def test_words_under_or_share_one_look_up(collection):
-    from explorer.selectors import search_cards
+    from cards.search import search_cards
 
     with CaptureQueriesContext(connection) as queries:
         found = set(search_cards("mochi or widget or tango").values_list("token", flat=True))
@@ -288,7 +288,7 @@ def test_words_under_or_share_one_look_up(collection):
 
 def test_the_index_follows_every_write(collection):
     from cards.models import Attribute, Card
-    from explorer.selectors import search_cards
+    from cards.search import search_cards
 
     card = Card.objects.get(token=1)
     card.name = "Zebulon #1"
@@ -305,7 +305,7 @@ def test_the_index_follows_every_write(collection):
 
 
 def test_other_apps_may_ask_for_starter_cards_too(collection):
-    from explorer.selectors import search_cards
+    from cards.search import search_cards
 
     assert 7 not in set(search_cards("mitten").values_list("token", flat=True))
     with_starters = set(search_cards("mitten", starters=True).values_list("token", flat=True))
@@ -364,7 +364,7 @@ def test_other_apps_may_ask_for_starter_cards_too(collection):
 def test_any_text_is_refused_with_a_reason_or_searched(text):
     """Whatever is typed, the parser refuses it with a position, or the database answers:
     never an error from the word index's query syntax."""
-    from explorer.selectors import search_cards
+    from cards.search import search_cards
 
     try:
         query = parse(text)

@@ -1,0 +1,26 @@
+"""The API's index described for ``/api/`` and ``/<lang>/api/`` (``core.api`` registry)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from core.api import Endpoint, Field, register
+
+ENDPOINTS: tuple[Endpoint, ...] = register(
+    "codex_site",
+    Endpoint(
+        key="api-index",
+        path="/api/",
+        summary=_("Every endpoint of the API, with its address and the documentation."),
+        example="/api/",
+        example_response=(
+            '{"object": "list", "docs_url": "https://…/en/api/", "data": [{"object": '
+            '"endpoint", "key": "card-search", "path": "/api/cards", "summary": "…"}, …]}'
+        ),
+        fields=(
+            Field("object", _("Always “list”.")),
+            Field("docs_url", _("This documentation.")),
+            Field("data", _("One object per endpoint: key, method, path, summary, example.")),
+        ),
+    ),
+)

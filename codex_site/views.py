@@ -1,0 +1,109 @@
+"""The top floor's views: home, header search, favicon, health check, the CSRF failure
+page, and the API's index, catch-all and documentation page."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+
+from core import api
+from core.cache import cached_page
+from explorer.forms import SiteSearchForm
+from explorer.presenters import context
+
+from . import presenters
+
+
+@require_safe
+@cached_page(depends_on=("cards",))
+def home(request: HttpRequest) -> HttpResponse:
+    """The search, a random card and a few featured cards, then the site's three parts."""
+
+    page = presenters.home_page()
+    return render(request, "codex_site/home.html", context(page))
+
+
+@require_safe
+@cached_page(depends_on=("cards", "wiki"), params=tuple(SiteSearchForm.base_fields))
+def search(request: HttpRequest) -> HttpResponse:
+    """The header's search: cards and wiki pages together, grouped (``?q=``)."""
+    text = SiteSearchForm(request.GET).text()
+    page = presenters.site_search_page(text, get_language() or "en")
+    return render(request, "codex_site/search.html", context(page))
+
+
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico on pages that name no icon (the admin's)."""
+    return redirect(static("img/favicon.svg"), permanent=True)
+
+
+@require_safe
+@never_cache
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Liveness probe and the benchmarks' floor: no database, no templates."""
+    return HttpResponse("ok", content_type="text/plain; charset=utf-8")
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """A refused POST explained in the visitor's language; nothing was changed. Under
+    /api/ the answer is the API's JSON error, like every API error."""
+    if request.path.startswith("/api/"):
+        return api.csrf_refused(request)
+    return render(request, "403_csrf.html", status=403)
+
+
+# ---------------------------------------------------------------------------
+# The API's index, catch-all and documentation (every app's endpoints: core.api)
+
+
+@api.api_view(key="api-index")
+def api_index(request: HttpRequest) -> HttpResponse:
+    """``/api/``: every endpoint of every app, linked to the docs."""
+    data = [
+        {
+            "object": "endpoint",
+            "key": endpoint.key,
+            "app": app,
+            "method": endpoint.method,
+            "path": endpoint.path,
+            "summary": str(endpoint.summary),
+            "example": request.build_absolute_uri(endpoint.example) if endpoint.example else None,
+        }
+        for app, endpoint in api.endpoints()
+    ]
+    docs = request.build_absolute_uri(reverse("site:api-docs"))
+    return api.json_response({"object": "list", "docs_url": docs, "data": data})
+
+
+def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
+    """Any other path under ``/api/``, whatever the method: a JSON 404 naming the
+    endpoints that exist."""
+    path = request.path
+    hint = ""
+    if path.startswith("/api/cards/"):
+        hint = _(
+            " A card is /api/cards/<token> with a whole number, and the search is /api/cards "
+            "(no slash at the end)."
+        )
+    return api.error_response(
+        404,
+        "not_found",
+        _("There is no API endpoint at %(path)s.%(hint)s The list of endpoints is at /api/.")
+        % {"path": path[:200], "hint": hint},
+    )
+
+
+@require_safe
+@cached_page()
+def api_docs(request: HttpRequest) -> HttpResponse:
+    """Every endpoint of the JSON API: parameters, fields and an example, in both languages."""
+    return render(
+        request,
+        "codex_site/api_docs.html",
+        {"endpoints": api.endpoints(), "error_fields": api.ERROR_FIELDS},
+    )
