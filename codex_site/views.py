@@ -7,6 +7,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -55,6 +56,28 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     if request.path.startswith("/api/"):
         return api.csrf_refused(request)
     return render(request, "403_csrf.html", status=403)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 400 handler: the API's JSON error under /api/, else the 400 page."""
+    if api.is_api(request):
+        return api.bad_request(request)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 403 handler: the API's JSON error under /api/, else the 403 page."""
+    if api.is_api(request):
+        return api.error_response(403, "forbidden", _("Access to this address is refused."))
+    return defaults.permission_denied(request, exception)
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 404 handler: the API's JSON 404 under /api/ (an ``Http404`` raised by an
+    endpoint), else the 404 page."""
+    if api.is_api(request):
+        return api_not_found(request)
+    return defaults.page_not_found(request, exception)
 
 
 # ---------------------------------------------------------------------------

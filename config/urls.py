@@ -6,6 +6,10 @@ from django.utils.translation import gettext_lazy as _
 from codex_site import views as site_views
 
 handler500 = "core.middleware.server_error"  # a lock timeout is a 503 "busy", never a 500
+# Under /api/ every error is the API's JSON (core.api); elsewhere Django's pages.
+handler400 = "codex_site.views.bad_request"
+handler403 = "codex_site.views.permission_denied"
+handler404 = "codex_site.views.page_not_found"
 
 admin.site.site_header = _("Card Codex administration")
 admin.site.site_title = _("Card Codex")

@@ -47,9 +47,11 @@ __all__ = [
     "Field",
     "Param",
     "api_view",
+    "bad_request",
     "csrf_refused",
     "endpoints",
     "error_response",
+    "is_api",
     "json_response",
     "json_text",
     "method_not_allowed",
@@ -91,6 +93,21 @@ def error_response(status: int, code: str, details: str, **params: Any) -> HttpR
     response["Cache-Control"] = "no-store"
     patch_vary_headers(response, ("Accept-Language",))  # ``details`` is in its language
     return response
+
+
+def is_api(request: HttpRequest) -> bool:
+    """Whether ``request`` is for the API, whose every answer is JSON (errors included)."""
+    return request.path_info.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, details: str | None = None) -> HttpResponse:
+    """A JSON 400 for a request that could not be read (the 400 handler under /api/)."""
+    return error_response(400, "bad_request", details or _("The request could not be read."))
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """A JSON 500 (the 500 handler under /api/)."""
+    return error_response(500, "server_error", _("The server could not answer this request."))
 
 
 def method_not_allowed(

@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 from django.views import defaults
 from django.views.defaults import bad_request
 
+from . import api
+
 logger = logging.getLogger(__name__)
 
 NUL = "\x00"
@@ -41,6 +43,10 @@ class RejectNulBytesMiddleware:
             "multipart/form-data",
         )
         if NUL in request.path or _has_nul(request.GET) or (form_post and _has_nul(request.POST)):
+            if api.is_api(request):
+                return api.bad_request(
+                    request, _("The request holds a NUL byte, which no parameter may contain.")
+                )
             return bad_request(request, BadRequest("NUL byte in the request"))
         return self.get_response(request)
 
@@ -67,7 +73,14 @@ RETRY_AFTER_SECONDS = 5
 
 
 def busy_response(request: HttpRequest) -> HttpResponse:
-    """503 "busy, try again" in the visitor's language (nothing was changed)."""
+    """503 "busy, try again" in the visitor's language (nothing was changed); under
+    /api/ in the API's error shape."""
+    if api.is_api(request):
+        response = api.error_response(
+            503, "busy", _("The site is busy. Nothing was changed; please try again in a moment.")
+        )
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
     try:
         response = render(request, "503.html", status=503)
     except Exception:  # the page itself needs the database, or something else failed
@@ -104,7 +117,10 @@ class DatabaseBusyMiddleware:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """The 500 handler: the busy page for a lock timeout, else Django's server error."""
+    """The 500 handler: the busy page for a lock timeout, else Django's server error (under
+    /api/, both in the API's error shape)."""
     if database_busy(sys.exc_info()[1]):
         return busy_response(request)
+    if api.is_api(request):
+        return api.server_error(request)
     return defaults.server_error(request)
