@@ -6,7 +6,7 @@ refusals, the slab arena's steps and events. Each family has one ``Registry`` he
 site side; each code is registered once, with
 
 - ``say``: a function ``(params, value) -> str`` giving the sentence in the active language,
-- ``section``: the wiki section that explains it (a key of ``wiki.anchors``), or None,
+- ``section``: the wiki section that explains it (a key of ``core.anchors``), or None,
 - ``rule``: the rule the code belongs to (a rarity rule key, say), or None.
 
 A registry knows the codes its engine family can emit, so a test can ask it for the codes

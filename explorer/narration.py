@@ -52,7 +52,7 @@ _wiki_urls: dict[tuple[str, str, str], dict[str, str]] = {}
 
 
 def wiki_urls() -> dict[str, str]:
-    """Every key of ``wiki.anchors`` with its wiki page and anchor, in the active language:
+    """Every key of ``core.anchors`` with its wiki page and anchor, in the active language:
     resolved once per language (a card page links ~75 steps to their rules)."""
     key = (get_language() or "", get_script_prefix(), str(get_urlconf() or settings.ROOT_URLCONF))
     found = _wiki_urls.get(key)
@@ -63,7 +63,7 @@ def wiki_urls() -> dict[str, str]:
 
 
 def wiki_url(section: str) -> str:
-    """The wiki page and anchor explaining ``section`` (a key of ``wiki.anchors``)."""
+    """The wiki page and anchor explaining ``section`` (a key of ``core.anchors``)."""
     return wiki_urls().get(section) or rule_url(section)
 
 
@@ -541,7 +541,7 @@ def sentence(step: TraceStep, language: str | None = None) -> str:
 
 
 def step_section(step: TraceStep) -> str:
-    """The wiki section (a key of ``wiki.anchors``) that explains the step."""
+    """The wiki section (a key of ``core.anchors``) that explains the step."""
     return TRACE[step.code].section or "rarity"
 
 

@@ -20,7 +20,7 @@ def label(value: object, kind: str) -> str:
 
 @register.simple_tag
 def card_art(art: object) -> str:
-    """A card's picture (``explorer.art.CardArt``) as inline SVG: the one Jinja2 template
+    """A card's picture (``cards.art.CardArt``) as inline SVG: the one Jinja2 template
     ``explorer/partials/card_art.svg``, which the card page and the picture file use too."""
     return mark_safe(
         render_to_string("explorer/partials/card_art.svg", {"art": art}, using="jinja2")
