@@ -4,6 +4,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 
 from codex_site import views as site_views
+from codex_site.api_urls import api_patterns
 
 handler500 = "core.middleware.server_error"  # a lock timeout is a 503 "busy", never a 500
 # Under /api/ every error is the API's JSON (core.api); elsewhere Django's pages.
@@ -18,10 +19,7 @@ admin.site.index_title = _("Rules wiki, collection and match demo")
 urlpatterns = [
     path("healthz", site_views.healthz, name="healthz"),
     path("favicon.ico", site_views.favicon, name="favicon"),
-    path("api/packs/", include("packs.api_urls")),  # before api/: its catch-all is its own
-    path("api/", include("arena.api_urls")),
-    path("api/", include("explorer.api_urls")),
-    path("api/", include("codex_site.api_urls")),  # last: the API's index and catch-all
+    *api_patterns(),  # every app's api_urls.py, then the API's index and catch-all
 ]
 
 urlpatterns += i18n_patterns(

@@ -1,5 +1,5 @@
-"""The card API under /api/ (the site's ``codex_site.api_urls``, included after this,
-answers the index and every other path)."""
+"""The card API under /api/ (found by ``codex_site.api_urls``, whose index and catch-all
+answer every other path)."""
 
 from django.urls import path
 

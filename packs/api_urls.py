@@ -2,6 +2,7 @@ from django.urls import path, re_path
 
 from . import api
 
+PREFIX = "packs/"  # under /api/packs/, with its own catch-all (codex_site.api_urls)
 app_name = "api-packs"
 urlpatterns = [
     path("", api.pool_list, name="pool-list"),
