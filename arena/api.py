@@ -98,8 +98,12 @@ def slab_list(request: HttpRequest) -> HttpResponse:
     paginator = Paginator(days, size)
     number = data["page"] or 1
     if number > paginator.num_pages:
-        return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number},
-                     pages=paginator.num_pages)  # fmt: skip
+        return error_response(
+            404,
+            "no_page",
+            _("There is no page %(page)s.") % {"page": number},
+            pages=paginator.num_pages,
+        )
     page = paginator.page(number)
     params = [(k, v) for k, values in request.GET.lists() if k != "page" for v in values]
     base = reverse("api_arena:slabs")

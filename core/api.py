@@ -38,6 +38,7 @@ from django.utils.cache import patch_vary_headers
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import conditional_page
 
 __all__ = [
     "CACHE_CONTROL",
@@ -143,8 +144,6 @@ def api_view(view: View | None = None, *, key: str | None = None) -> Any:
     links are in the request's language). ``key`` is its entry in the docs."""
 
     def decorate(view: View) -> View:
-        from django.views.decorators.http import conditional_page
-
         conditional = conditional_page(view)  # once: the decorator builds a middleware
 
         @wraps(view)
