@@ -853,7 +853,7 @@ class CardListPage:
     sorts: list[Choice] = field(default_factory=list)
     descending: bool = True
     starters_hidden: bool = True
-    page_query: str = ""  # the query string of this list without its page number
+    page_link: str = "?page="  # this list's address up to its page number: "?q=…&page="
     random_url: str = ""
     api_url: str = ""
     found: str = ""  # "24 cards found"
@@ -930,6 +930,7 @@ def card_list_page(form: CardListForm) -> CardListPage:
     if page.number != number:
         ids = list(page.object_list)
     key = query.sort.lstrip("-")
+    own_query = list_query(text, display)
     return CardListPage(
         q=text,
         error=None,
@@ -943,7 +944,7 @@ def card_list_page(form: CardListForm) -> CardListPage:
         sorts=[Choice(k, capfirst(str(name)), k == key) for k, name in SORTS.items()],
         descending=query.sort.startswith("-"),
         starters_hidden=not query.wants_free_cards,
-        page_query=list_query(text, display),
+        page_link=f"?{own_query}&page=" if own_query else "?page=",
         random_url=f"{route_path('explorer:random-card')}?{list_query(text)}".rstrip("?"),
         api_url=f"{route_path('api:card-search')}?{list_query(text)}".rstrip("?"),
         found=ngettext("%(counter)s card found", "%(counter)s cards found", count)
