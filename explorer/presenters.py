@@ -744,6 +744,11 @@ class CardRow:
     attributes: tuple[tuple[str, str], ...]  # (slot label, attribute name)
 
     @property
+    def attribute_names(self) -> list[str]:
+        """The names alone, for the grid's tile (one ``join`` rather than a loop)."""
+        return [name for _slot, name in self.attributes]
+
+    @property
     def burned_text(self) -> str:
         """The text display's "3 burned stickers" (worded only where it is shown)."""
         return ngettext(
