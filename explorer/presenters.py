@@ -142,12 +142,14 @@ class SkillRow:
 
 @dataclass(frozen=True, slots=True)
 class StatRow:
+    """One layer of the stats table, its numbers as shown: a layer above the base adds, so
+    its non-negative numbers carry a "+" ("+3", "-2"; the base's "12")."""
+
     label: str
-    atk: int
-    hp: int
-    def_: int
-    ability: int
-    is_base: bool
+    atk: str
+    hp: str
+    def_: str
+    ability: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,12 +336,11 @@ def stat_rows(breakdown: Breakdown) -> list[StatRow]:
     }
     return [
         StatRow(
-            label=names.get(layer.layer, layer.layer),
-            atk=layer.atk,
-            hp=layer.hp,
-            def_=layer.def_,
-            ability=layer.ability,
-            is_base=layer.layer == "base",
+            names.get(layer.layer, layer.layer),
+            *(
+                str(n) if layer.layer == "base" or n < 0 else f"+{n}"
+                for n in (layer.atk, layer.hp, layer.def_, layer.ability)
+            ),
         )
         for layer in breakdown.stat_layers
     ]
