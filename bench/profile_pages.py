@@ -6,7 +6,10 @@ Runs Django's test client against a copy of a database (the demo one by default)
 bench settings, each request a different address — every card in turn, distinct what-ifs,
 every wiki page, distinct searches —, so no page-cache entry is ever reused. Prints the
 median CPU milliseconds per request of each endpoint (and as a multiple of /healthz's),
-with the wall-clock median and p90; ``--profile LABEL`` prints the cProfile
+with the wall-clock median and p90, the Python function calls per first view (counted
+by cProfile over other addresses, apart from the timed requests, so the profiler does not
+slow the timing) and, for the pages that have one, the budget as a multiple of /healthz's
+and whether it is met (issue 27: ``BUDGETS``); ``--profile LABEL`` prints the cProfile
 of that endpoint's requests instead (sorted by cumulative or own time).
 
     .venv/bin/python bench/profile_pages.py [--database db.sqlite3] [--requests 200]
@@ -28,6 +31,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+#: In-process CPU of a first view as a multiple of /healthz's in the same run (issue 27).
+BUDGETS = {
+    "card page": 40,
+    "what-if (htmx)": 30,
+    "card list ?q=": 25,
+    "wiki search": 30,
+    "booster pool page": 30,
+    "arena: slab page": 25,
+}
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -48,9 +61,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-place", action="store_true", help="use the database itself")
     parser.add_argument(
         "--calls",
-        action="store_true",
-        help="also count Python function calls per request (cProfile): unlike times, the "
-        "count does not move with the machine's load",
+        type=int,
+        default=20,
+        help="first views (other addresses) over which to count Python function calls per "
+        "request with cProfile, apart from the timed ones; 0: do not count. Unlike times, "
+        "the count does not move with the machine's load",
     )
     args = parser.parse_args(argv)
 
@@ -73,32 +88,41 @@ def main(argv: list[str] | None = None) -> int:
             if not chosen:
                 print(f"no endpoint {args.profile!r}", file=sys.stderr)
                 return 2
-        if not args.profile and not args.only:
+        against_healthz = not args.profile and not args.only
+        if against_healthz:
             chosen.insert(0, Endpoint("/healthz", 1, lambda i: ("/healthz", ())))
         floor = None
         for endpoint in chosen:
-            run(client, endpoint, min(10, args.requests), None, offset=10_000)  # warm the code
-            profiler = cProfile.Profile() if args.profile or args.calls else None
-            times, cpu = run(client, endpoint, args.requests, profiler)
+            # Warm the code, then count calls, on addresses after the timed ones.
+            run(client, endpoint, min(10, args.requests), None, offset=args.requests)
             calls = ""
-            if profiler is not None and args.calls:
-                total = pstats.Stats(profiler).total_calls  # type: ignore[attr-defined]
-                calls = f"{total / len(times):9,.0f} calls/request   "
+            if args.calls and not args.profile:
+                counter = cProfile.Profile()
+                run(client, endpoint, args.calls, counter, offset=args.requests + 10)
+                total = pstats.Stats(counter).total_calls  # type: ignore[attr-defined]
+                calls = f"{total / args.calls:8,.0f} calls"
+            profiler = cProfile.Profile() if args.profile else None
+            times, cpu = run(client, endpoint, args.requests, profiler)
             median_cpu = statistics.median(cpu)
             floor = floor or median_cpu
+            ratio = median_cpu / floor
+            budget = BUDGETS.get(endpoint.label)
+            verdict = ""
+            if budget and against_healthz:
+                verdict = f"budget ≤ {budget}× {'met' if ratio <= budget else 'NOT MET'}"
             print(
-                f"{endpoint.label:<22} {calls}CPU median {median_cpu * 1e3:6.2f} ms "
-                f"({median_cpu / floor:5.1f}× /healthz)   wall median "
+                f"{endpoint.label:<20} CPU {median_cpu * 1e3:6.2f} ms {ratio:5.1f}× /healthz "
+                f"{verdict:<20} {calls:>14}   wall median "
                 f"{statistics.median(times) * 1e3:6.2f} ms, p90 "
-                f"{sorted(times)[int(len(times) * 0.9)] * 1e3:6.2f} ms   "
+                f"{sorted(times)[int(len(times) * 0.9)] * 1e3:6.2f} ms "
                 f"({len(times)} requests, {min(len(times), endpoint.distinct):,} addresses)",
                 flush=True,
             )
-            if profiler is not None and args.profile and args.by_package:
+            if profiler is not None and args.by_package:
                 print_by_package(pstats.Stats(profiler), args.lines, len(times))
-            elif profiler is not None and args.profile and args.callers:
+            elif profiler is not None and args.callers:
                 pstats.Stats(profiler).sort_stats(args.sort).print_callers(args.callers)
-            elif profiler is not None and args.profile:
+            elif profiler is not None:
                 pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.lines)
     return 0
 

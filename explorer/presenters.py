@@ -133,12 +133,14 @@ class SkillRow:
 
 @dataclass(frozen=True, slots=True)
 class StatRow:
+    """One layer of the stats table, its numbers as shown: a layer above the base adds, so
+    its non-negative numbers carry a "+" ("+3", "-2"; the base's "12")."""
+
     label: str
-    atk: int
-    hp: int
-    def_: int
-    ability: int
-    is_base: bool
+    atk: str
+    hp: str
+    def_: str
+    ability: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,12 +327,11 @@ def stat_rows(breakdown: Breakdown) -> list[StatRow]:
     }
     return [
         StatRow(
-            label=names.get(layer.layer, layer.layer),
-            atk=layer.atk,
-            hp=layer.hp,
-            def_=layer.def_,
-            ability=layer.ability,
-            is_base=layer.layer == "base",
+            names.get(layer.layer, layer.layer),
+            *(
+                str(n) if layer.layer == "base" or n < 0 else f"+{n}"
+                for n in (layer.atk, layer.hp, layer.def_, layer.ability)
+            ),
         )
         for layer in breakdown.stat_layers
     ]
@@ -735,6 +736,11 @@ class CardRow:
     attributes: tuple[tuple[str, str], ...]  # (slot label, attribute name)
 
     @property
+    def attribute_names(self) -> list[str]:
+        """The names alone, for the grid's tile (one ``join`` rather than a loop)."""
+        return [name for _slot, name in self.attributes]
+
+    @property
     def burned_text(self) -> str:
         """The text display's "3 burned stickers" (worded only where it is shown)."""
         return ngettext(
@@ -844,7 +850,7 @@ class CardListPage:
     sorts: list[Choice] = field(default_factory=list)
     descending: bool = True
     starters_hidden: bool = True
-    page_query: str = ""  # the query string of this list without its page number
+    page_link: str = "?page="  # this list's address up to its page number: "?q=…&page="
     random_url: str = ""
     api_url: str = ""
     found: str = ""  # "24 cards found"
@@ -921,6 +927,7 @@ def card_list_page(form: CardListForm) -> CardListPage:
     if page.number != number:
         ids = list(page.object_list)
     key = query.sort.lstrip("-")
+    own_query = list_query(text, display)
     return CardListPage(
         q=text,
         error=None,
@@ -934,7 +941,7 @@ def card_list_page(form: CardListForm) -> CardListPage:
         sorts=[Choice(k, capfirst(str(name)), k == key) for k, name in SORTS.items()],
         descending=query.sort.startswith("-"),
         starters_hidden=not query.wants_free_cards,
-        page_query=list_query(text, display),
+        page_link=f"?{own_query}&page=" if own_query else "?page=",
         random_url=f"{route_path('explorer:random-card')}?{list_query(text)}".rstrip("?"),
         api_url=f"{route_path('api:card-search')}?{list_query(text)}".rstrip("?"),
         found=ngettext("%(counter)s card found", "%(counter)s cards found", count)

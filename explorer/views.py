@@ -21,7 +21,7 @@ from cards.models import Card
 from cards.query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, MAX_WORDS, SORTS
 from cards.search import random_card_token
 from core.cache import cached_page
-from core.htmx import render_fragment_page, wants_partial
+from core.htmx import render_page, wants_partial
 from engine.types import CardSpec
 
 from . import presenters
@@ -59,11 +59,11 @@ def _cached_list(request: HttpRequest, form: CardListForm) -> HttpResponse:
 
 def _render_list(request: HttpRequest, form: CardListForm) -> HttpResponse:
     page = presenters.card_list_page(form)
-    return render_fragment_page(
+    return render_page(
         request,
         "explorer/card_list.html",
-        "explorer/partials/card_results.html",
         presenters.context(page),
+        partial="results",
         status=page.status,
     )
 
@@ -116,11 +116,11 @@ def random_card(request: HttpRequest) -> HttpResponse:
     form = RandomCardForm(request.GET)
     if not form.is_valid():
         page = presenters.card_list_page(CardListForm(request.GET))
-        return render_fragment_page(
+        return render_page(
             request,
             "explorer/card_list.html",
-            "explorer/partials/card_results.html",
             presenters.context(page),
+            partial="results",
             status=400,
         )
     token = random_card_token(form.cleaned_data["q"])
@@ -155,7 +155,6 @@ def card_picture(request: HttpRequest, token: int) -> HttpResponse:
         "explorer/partials/card_art.svg",
         {"art": art},
         content_type="image/svg+xml; charset=utf-8",
-        using="jinja2",
     )
     response["Cache-Control"] = "public, max-age=600"
     return response
@@ -186,13 +185,12 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     catalogue = attribute_catalogue()
     form = WhatIfForm(request.GET, card=card, catalogue=catalogue)
     page = presenters.card_page(card, catalogue, form)
-    return render_fragment_page(
+    return render_page(
         request,
         "explorer/card_detail.html",
-        "explorer/partials/card.html",
         presenters.context(page),
+        partial="card",
         status=page.status,
-        body="explorer/partials/card_page.html",
     )
 
 
@@ -207,11 +205,11 @@ def card_paths(request: HttpRequest, token: int) -> HttpResponse:
     catalogue = attribute_catalogue()
     form = WhatIfForm(request.GET, card=card, catalogue=catalogue)
     page = presenters.card_paths_page(card, catalogue, form)
-    return render_fragment_page(
+    return render_page(
         request,
         "explorer/card_paths.html",
-        "explorer/partials/card_paths.html",
         {**presenters.context(page), "inline": wants_partial(request)},
+        partial="paths",
         status=page.status,
     )
 

@@ -466,6 +466,11 @@ class SearchView:
         ) % {"words": self.unknown_text}
 
     @property
+    def page_link(self) -> str:
+        """This search's address up to its page number: "?q=…&page=" (or "?page=")."""
+        return f"?q={quote(self.query, safe='/')}&page=" if self.query else "?page="
+
+    @property
     def corrected_url(self) -> str:
         return f"{reverse('wiki:search')}?q={quote(self.corrected, safe='/')}"
 

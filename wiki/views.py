@@ -12,7 +12,7 @@ from django.utils.translation import get_language
 from django.views.decorators.http import require_safe
 
 from core.cache import cached_page
-from core.htmx import render_fragment_page
+from core.htmx import render_page
 
 from . import presenters
 from .forms import PageNumberForm, RevisionRangeForm, SearchForm, errors_text
@@ -83,10 +83,10 @@ def search_view(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     valid = form.is_valid()  # a bad page number: the first page, with the message
     view = presenters.search_results(form.cleaned_data.get("q", ""), _lang(), form.number)
-    return render_fragment_page(
+    return render_page(
         request,
         "wiki/search_results.html",
-        "wiki/partials/search_results.html",
         {"search": view, "query": view.query, "errors": errors_text(form)},
+        partial="results",
         status=200 if valid else 400,
     )

@@ -72,12 +72,6 @@ TEMPLATES = [
             ],
         },
     },
-    {  # the hottest fragments only (config/jinja2.py says which and why)
-        "BACKEND": "django.template.backends.jinja2.Jinja2",
-        "DIRS": [BASE_DIR / "templates" / "jinja2"],
-        "APP_DIRS": False,
-        "OPTIONS": {"environment": "config.jinja2.environment"},
-    },
 ]
 
 # SQLite by default: WAL so readers never block the writer, IMMEDIATE transactions so

@@ -6,8 +6,6 @@ scripts/ci-postgres.sh) the same suite runs against that server instead.
 
 import os
 
-from jinja2 import StrictUndefined
-
 from .base import *  # noqa: F403
 from .base import BASE_DIR, database
 
@@ -32,7 +30,3 @@ else:
 # Bulk files of the test databases apart from the development one, and apart from each
 # other when pytest-xdist runs the suite in several processes (each has its own database).
 BULK_DATA_DIR = BASE_DIR / "var" / f"test-bulk-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
-
-# A name the Jinja2 fragments do not know fails the test that renders it (production, like
-# Django's templates, renders it empty).
-TEMPLATES[1]["OPTIONS"]["undefined"] = StrictUndefined  # noqa: F405

@@ -230,9 +230,9 @@ def test_a_search_that_fits_on_one_page_is_not_counted(
     assert pages > 2 or shown == re.findall(r'card-tile-link" href="/en/cards/(\d+)/"', last)
 
 
-def test_a_kept_tile_is_in_its_pages_language(client, demo, settings):
-    """Tiles are kept by their row: the same card's tile in English, then in Russian, has
-    each language's words (the template's own and the row's)."""
+def test_a_tile_is_in_its_pages_language(client, demo, settings):
+    """The same card's tile in English, then in Russian, has each language's words (the
+    template's own and the row's, which is kept per language)."""
     settings.PAGE_CACHE_SECONDS = 0
     en = client.get("/en/cards/", {"q": "r:legendary"}).content.decode()
     ru = client.get("/ru/cards/", {"q": "r:legendary"}).content.decode()

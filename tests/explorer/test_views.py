@@ -597,3 +597,24 @@ def test_try_it_from_a_whatif_keeps_the_whatif_and_reaches_its_target(client, de
             assert ORDER.index(reached) >= ORDER.index(target), (card.token, href, reached)
             checked += 1
     assert checked
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/{lang}/cards/{token}/?rank=5&burned=1",  # the what-if: the card partial
+        "/{lang}/cards/?q=atk%3E%3D8",  # the card list's results
+        "/{lang}/wiki/search/?q=energy",  # the wiki search's results
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_an_htmx_answer_is_the_fragment_its_page_shows(client, demo, settings, path, lang):
+    """One template per page: the htmx answer is its partial, byte for byte the markup the
+    full page holds (the page cache off, so both are rendered)."""
+    settings.PAGE_CACHE_SECONDS = 0
+    token = Card.objects.filter(starter=False).order_by("token").first().token
+    url = path.format(lang=lang, token=token)
+    page = client.get(url).content.decode()
+    fragment = client.get(url, headers={"HX-Request": "true"}).content.decode().strip()
+    assert len(fragment) > 200 and "<html" not in fragment
+    assert fragment in page
