@@ -26,9 +26,9 @@ from django.utils.translation import gettext as _
 
 from cards.models import Card
 from cards.specs import card_spec
-from core.cache import memo
 from core.labels import label, label_of, rule_label, template_label
 from core.links import route_path, token_path
+from core.memo import memo, table
 from core.narration import Kept
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
@@ -797,16 +797,12 @@ def rows_of(ids: list[int]) -> list[CardRow]:
     query."""
     if not ids:
         return []
-    kept = memo(f"explorer:rows:{get_language()}:{get_script_prefix()}", ("cards",), _new_rows)
+    kept = table(f"explorer:rows:{get_language()}:{get_script_prefix()}", ("cards",), ROWS_KEPT)
     rows = {pk: row for pk in ids if (row := kept.get(pk)) is not None}
     missing = [pk for pk in ids if pk not in rows]
     for values in list_rows(missing) if missing else ():
         rows[values["pk"]] = kept.keep(values["pk"], card_row(values))
     return [rows[pk] for pk in ids if pk in rows]
-
-
-def _new_rows() -> Kept[int, CardRow]:
-    return Kept(ROWS_KEPT)
 
 
 def card_rows(queryset: Any, limit: int) -> list[CardRow]:
@@ -1090,7 +1086,7 @@ HOME_EXAMPLES = (
 def home_page() -> HomePage:
     """What a collector lands on: the search, a random card and a few featured cards.
 
-    Kept per collection version and language (``core.cache.memo``): at 100,000 cards
+    Kept per collection version and language (``core.memo.memo``): at 100,000 cards
     counting them and sorting by score took ~0.5 s, for a page every visit starts on.
     """
     return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)  # type: ignore[return-value]

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.cache import cache
 from django.db import connections, router
 from django.db.models import Count, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.expressions import RawSQL
@@ -16,8 +14,7 @@ from django.utils.translation import get_language
 
 from cards.models import RARITY_RANK, Attribute, Card, Combo
 from cards.specs import attribute_spec, card_spec, combo_specs
-from core import versions
-from core.cache import memo
+from core.memo import memo, shared
 from core.prepared import Prepared
 from engine.types import CardSpec, ComboSpec
 
@@ -305,13 +302,8 @@ def search_count(query: Query, found: QuerySet[Card], *, starters: bool = False)
     kept in the cache per collection version: a count does not change with the sort, the
     display or the page, and at 100,000 cards a broad search's count reads tens of
     thousands of index entries (3–5 ms) again for every page, sort and display of it."""
-    digest = hashlib.sha256(repr((query.root, starters)).encode()).hexdigest()[:32]
-    key = f"explorer:count:{versions.current('cards')}:{digest}"
-    count = cache.get(key)
-    if count is None:
-        count = found.count()
-        cache.set(key, count, COUNT_SECONDS)
-    return count
+    parts = (repr((query.root, starters)),)
+    return shared("explorer:count", ("cards",), parts, found.count, COUNT_SECONDS)
 
 
 def search_page(
@@ -445,7 +437,7 @@ def list_rows(ids: list[int]) -> list[dict[str, Any]]:
 
 def attribute_catalogue() -> Catalogue:
     """Every attribute of the collection as engine values, by slot: one query per
-    collection version and process (``core.cache.memo``), since every card page needs it
+    collection version and process (``core.memo.memo``), since every card page needs it
     and it changes only with the collection."""
     return memo("explorer:catalogue", ("cards",), _load_catalogue)  # type: ignore[return-value]
 
