@@ -162,7 +162,8 @@ def shared(
 
     from . import versions
 
-    raw = "\n".join((versions.current(*depends_on), *map(str, parts)))
+    state = versions.current(*depends_on) if depends_on else ""
+    raw = "\n".join((state, *map(str, parts)))
     key = f"{name}:{hashlib.sha256(raw.encode()).hexdigest()[:32]}"
     found = cache.get(key)
     if found is None or (valid is not None and not valid(found)):
