@@ -8,17 +8,15 @@ The value of a slab on a day is the latest value dated on or before it (values l
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from django.core.cache import cache
 from django.db.models import DateField, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from core import versions
+from core.memo import memo
 from engine.slabs import (
     BRACKETS,
     TEAM_LIMITED_MAX,
@@ -118,26 +116,10 @@ def _slab_day(values: tuple[Any, ...], day: dt.date) -> SlabDay:
     return SlabDay(row, day, value, value_date, stats)
 
 
-DAY_CACHE_SECONDS = 300  # the key holds the arena's content version: an edit shows at once
-_TABLES_MAX = 16
-# Built tables live in this process (unpickling hundreds of frozen values from the cache
-# would cost more than the query); the cache holds only a token saying which one is
-# current, so a new content version — or a cleared cache — means a rebuild.
-_TABLES: dict[str, Any] = {}
-
-
 def _memo(kind: str, day: dt.date, build: Any) -> Any:
-    key = f"arena:{kind}:{versions.current('arena')}:{day.isoformat()}"
-    token = cache.get(key)
-    found = _TABLES.get(token) if token else None
-    if found is None:
-        found = build()
-        token = uuid.uuid4().hex
-        while len(_TABLES) >= _TABLES_MAX:
-            _TABLES.pop(next(iter(_TABLES)))
-        _TABLES[token] = found
-        cache.set(key, token, DAY_CACHE_SECONDS)
-    return found
+    """A day's table, built once per process and arena content version (``core.memo``:
+    unpickling hundreds of frozen values from the cache would cost more than the query)."""
+    return memo(f"arena:{kind}:{day.isoformat()}", ("arena",), build)
 
 
 def _all_on(day: dt.date) -> list[SlabDay]:

@@ -4,16 +4,14 @@ app to call (the card list, the API, the statistics, the match demo's deck build
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Sequence
 
-from django.core.cache import cache
 from django.db import connections, router
 from django.db.models import Count, F, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
-from core import versions
+from core.memo import shared
 
 from . import search_index
 from .models import RARITY_RANK, Attribute, Card, Combo
@@ -293,13 +291,8 @@ def search_count(query: Query, found: QuerySet[Card], *, starters: bool = False)
     kept in the cache per collection version: a count does not change with the sort, the
     display or the page, and at 100,000 cards a broad search's count reads tens of
     thousands of index entries (3–5 ms) again for every page, sort and display of it."""
-    digest = hashlib.sha256(repr((query.root, starters)).encode()).hexdigest()[:32]
-    key = f"explorer:count:{versions.current('cards')}:{digest}"
-    count = cache.get(key)
-    if count is None:
-        count = found.count()
-        cache.set(key, count, COUNT_SECONDS)
-    return count
+    parts = (repr((query.root, starters)),)
+    return shared("explorer:count", ("cards",), parts, found.count, COUNT_SECONDS)
 
 
 def search_page(

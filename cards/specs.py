@@ -25,7 +25,6 @@ out and logged; the admin form prevents both.
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -38,6 +37,7 @@ from django.db.models import QuerySet
 from django.utils.translation import get_language
 from modeltranslation.utils import build_localized_fieldname
 
+from core.memo import cached
 from core.prepared import Prepared
 from engine.derive import derive
 from engine.rarity import format_score
@@ -106,7 +106,7 @@ _WARDROBE_COLUMNS = (
 )
 
 
-@functools.lru_cache(maxsize=65536)
+@cached(maxsize=65536)
 def attribute_spec(slot: str, name: str, supply: int, kind: str) -> AttributeSpec:
     """The engine value of an attribute (memoised: equal attributes share one object).
 

@@ -12,8 +12,8 @@ from django.utils.translation import get_language
 from cards.models import Card
 from cards.query import QueryError, describe, is_card_syntax, parse
 from cards.search import search_cards, search_count
-from core.cache import memo
 from core.links import route_path
+from core.memo import memo
 from explorer.presenters import CardRow, QueryProblem, card_rows, query_problem
 from wiki import search as wiki_search
 from wiki.selectors import localized, published_page_ids, result_pages
@@ -130,7 +130,7 @@ HOME_EXAMPLES = (
 def home_page() -> HomePage:
     """What a collector lands on: the search, a random card and a few featured cards.
 
-    Kept per collection version and language (``core.cache.memo``): at 100,000 cards
+    Kept per collection version and language (``core.memo.memo``): at 100,000 cards
     counting them and sorting by score took ~0.5 s, for a page every visit starts on.
     """
     return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)  # type: ignore[return-value]

@@ -1,4 +1,5 @@
-"""Whole-page HTML caching for pages that are the same for every visitor.
+"""Whole-page HTML caching for pages that are the same for every visitor (the page cache:
+what the rest of the site keeps, and when it is cleared, is ``core.memo``'s docstring).
 
 A page is rendered once per language, address, htmx mode and content version, then served
 from the cache. Three rules keep that safe and bounded:
@@ -42,6 +43,7 @@ from django.utils.translation import get_language
 
 from . import versions
 from .htmx import wants_partial
+from .memo import memo
 
 __all__ = ["BoundedLocMemCache", "cached_page", "csrf_placeholder", "memo", "page_key"]
 
@@ -232,40 +234,6 @@ def cached_page(
         return wrapper
 
     return decorator
-
-
-# ---------------------------------------------------------------------------
-# Values built from the content, kept in the process until the content changes
-
-_GENERATION_KEY = "core:memo-generation"
-_memos: dict[str, tuple[str, object]] = {}
-
-
-def _generation() -> str:
-    """A token of the shared cache's life: clearing the cache (each test does) gives a new
-    one, so process memos never outlive the cache that keyed them."""
-    found = cache.get(_GENERATION_KEY)
-    if found is None:
-        found = secrets.token_hex(8)
-        if not cache.add(_GENERATION_KEY, found, None):
-            found = cache.get(_GENERATION_KEY) or found
-    return found
-
-
-def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) -> object:
-    """``build()``'s value, kept in this process until one of ``depends_on`` versions
-    changes (or the cache is cleared): for values too large or too hot to unpickle from
-    the cache on every request, such as the attribute catalogue behind every card page.
-
-    One entry per ``name``: a new version replaces the old value, so memory stays bounded.
-    """
-    key = f"{_generation()}|{versions.current(*depends_on)}"
-    found = _memos.get(name)
-    if found is not None and found[0] == key:
-        return found[1]
-    value = build()
-    _memos[name] = (key, value)
-    return value
 
 
 # ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from core.memo import Kept
 from engine import data
 from engine.arena import ArenaEnd
 from engine.arena_bots import ArenaBot
@@ -305,8 +306,9 @@ NONE_LABEL = _("none")
 
 
 # Names by (language, enum, member): a card page asks ≈ 120 of them, each a catalogue look-up
-# otherwise. (The enum is in the key: StrEnum members of two enums can be equal.)
-_NAMES: dict[tuple[str | None, type[enum.Enum], enum.Enum], str] = {}
+# otherwise. (The enum is in the key: StrEnum members of two enums can be equal.) Dropped
+# when a translation catalogue changes (``core.memo``).
+_NAMES: Kept[tuple[str | None, type[enum.Enum], enum.Enum], str] = Kept(4096)
 
 
 def label(member: enum.Enum | None) -> str:
@@ -316,7 +318,7 @@ def label(member: enum.Enum | None) -> str:
     key = (get_language(), type(member), member)
     name = _NAMES.get(key)
     if name is None:
-        name = _NAMES[key] = str(LABELS[type(member)][member])
+        name = _NAMES.keep(key, str(LABELS[type(member)][member]))
     return name
 
 

@@ -20,10 +20,13 @@ from typing import Any
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.translation import get_language
 
+from .memo import Kept
+
 __all__ = ["route_path", "token_path", "token_path_parts"]
 
 _MARKER = 987654321  # a token no route's own text holds
-_parts: dict[tuple[Any, ...], tuple[str, str]] = {}
+# Bounded memos (``core.memo``): routes × languages × prefixes.
+_parts: Kept[tuple[Any, ...], tuple[str, str]] = Kept(256)
 
 
 def token_path_parts(route: str) -> tuple[str, str]:
@@ -35,9 +38,7 @@ def token_path_parts(route: str) -> tuple[str, str]:
         before, marker, after = path.partition(str(_MARKER))
         if not marker or str(_MARKER) in after:
             raise ValueError(f"{route!r} does not take a token argument once: {path}")
-        parts = (before, after)
-        if len(_parts) < 256:  # a bounded memo: routes × languages × prefixes
-            _parts[key] = parts
+        parts = _parts.keep(key, (before, after))
     return parts
 
 
@@ -47,13 +48,11 @@ def route_path(route: str) -> str:
     key = (route, None, get_language(), get_script_prefix(), get_urlconf())
     path = _paths.get(key)
     if path is None:
-        path = reverse(route)
-        if len(_paths) < 256:
-            _paths[key] = path
+        path = _paths.keep(key, reverse(route))
     return path
 
 
-_paths: dict[tuple[Any, ...], str] = {}
+_paths: Kept[tuple[Any, ...], str] = Kept(256)
 
 
 def token_path(route: str, token: int) -> str:

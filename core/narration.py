@@ -32,25 +32,23 @@ A registry made with ``memo=N`` keeps its last N sentences by language, code, pa
 and value: a derivation trace says mostly what other cards' traces said (at 100,000 cards,
 ≈ 83 % of a card page's steps are worded as some card before it was, with N = 8,192). A
 sentence must then depend on nothing else — which a sentence function, words only, does.
+(The kept sentences are a ``core.memo.Kept``: dropped when a translation catalogue changes.)
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from django.utils.autoreload import file_changed
 from django.utils.functional import Promise
 from django.utils.translation import get_language
+
+from .memo import Kept
 
 __all__ = ["Kept", "Phrase", "Registry", "Say"]
 
 Say = Callable[[Mapping[str, Any], Any], str]
-K = TypeVar("K")
-V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,36 +138,3 @@ class Registry:
     def unknown(self) -> list[str]:
         """Registered codes the engine does not know (a renamed or removed code)."""
         return sorted(self._phrases.keys() - self.codes)
-
-
-class Kept(dict[K, V]):
-    """Worded text kept between requests: at most ``size`` entries, the oldest dropped
-    first, and all of them when a catalogue changes (the development server reloads a
-    changed ``.mo`` without restarting, so they would be in the old words)."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-        self._lock = threading.Lock()
-        _kept[id(self)] = self  # held weakly: a memo makes a new one per collection version
-
-    def keep(self, key: K, value: V) -> V:
-        """Keep ``value`` under ``key`` (dropping the oldest entry when full); returns it."""
-        with self._lock:
-            if self and len(self) >= self.size:
-                del self[next(iter(self))]
-            self[key] = value
-        return value
-
-
-_kept: weakref.WeakValueDictionary[int, Kept] = weakref.WeakValueDictionary()
-
-
-def _catalogue_changed(sender: Any, file_path: Any, **kwargs: Any) -> None:
-    """A ``.mo`` changed: drop every kept text."""
-    if str(file_path).endswith(".mo"):
-        for kept in list(_kept.values()):
-            kept.clear()
-
-
-file_changed.connect(_catalogue_changed)

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from core.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 from core.labels import label_of, rule_label, template_label
+from core.memo import Kept
 from core.narration import Registry
 from engine.data import SUPPLY_COUNT_TIERS
 from engine.trace import CODES, NEEDS
@@ -48,7 +49,7 @@ NEEDS_SAID = Registry("needs", NEEDS, memo=4096)
 """Every next-tier need (``Requirement.need``): its sentence (value: the target rarity)."""
 
 
-_wiki_urls: dict[tuple[str, str, str], dict[str, str]] = {}
+_wiki_urls: Kept[tuple[str, str, str], dict[str, str]] = Kept(64)
 
 
 def wiki_urls() -> dict[str, str]:
@@ -57,8 +58,7 @@ def wiki_urls() -> dict[str, str]:
     key = (get_language() or "", get_script_prefix(), str(get_urlconf() or settings.ROOT_URLCONF))
     found = _wiki_urls.get(key)
     if found is None:
-        found = {k: rule_url(k) for k in (*RULE_SECTIONS, *TOPIC_SECTIONS)}
-        _wiki_urls[key] = found
+        found = _wiki_urls.keep(key, {k: rule_url(k) for k in (*RULE_SECTIONS, *TOPIC_SECTIONS)})
     return found
 
 

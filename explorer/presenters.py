@@ -28,9 +28,9 @@ from cards.art import CardArt, card_art
 from cards.query import SORTS, Query, QueryError, describe, describe_sort
 from cards.search import count_searches, search_cards, search_count, search_page
 from cards.specs import card_spec
-from core.cache import memo
 from core.labels import label, label_of, rule_label, template_label
 from core.links import route_path, token_path
+from core.memo import table
 from core.narration import Kept
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
@@ -794,16 +794,12 @@ def rows_of(ids: list[int]) -> list[CardRow]:
     query."""
     if not ids:
         return []
-    kept = memo(f"explorer:rows:{get_language()}:{get_script_prefix()}", ("cards",), _new_rows)
+    kept = table(f"explorer:rows:{get_language()}:{get_script_prefix()}", ("cards",), ROWS_KEPT)
     rows = {pk: row for pk in ids if (row := kept.get(pk)) is not None}
     missing = [pk for pk in ids if pk not in rows]
     for values in list_rows(missing) if missing else ():
         rows[values["pk"]] = kept.keep(values["pk"], card_row(values))
     return [rows[pk] for pk in ids if pk in rows]
-
-
-def _new_rows() -> Kept[int, CardRow]:
-    return Kept(ROWS_KEPT)
 
 
 def card_rows(queryset: Any, limit: int) -> list[CardRow]:

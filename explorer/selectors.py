@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from cards.models import Attribute, Card
 from cards.query import SLOT_FIELDS
 from cards.specs import attribute_spec, card_spec, combo_specs
-from core.cache import memo
+from core.memo import memo
 from core.prepared import Prepared
 from engine.types import CardSpec, ComboSpec
 
@@ -89,7 +89,7 @@ def list_rows(ids: list[int]) -> list[dict[str, Any]]:
 
 def attribute_catalogue() -> Catalogue:
     """Every attribute of the collection as engine values, by slot: one query per
-    collection version and process (``core.cache.memo``), since every card page needs it
+    collection version and process (``core.memo.memo``), since every card page needs it
     and it changes only with the collection."""
     return memo("explorer:catalogue", ("cards",), _load_catalogue)  # type: ignore[return-value]
 

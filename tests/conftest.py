@@ -12,9 +12,10 @@ def _english_by_default(settings):
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Each test starts with an empty cache: cached pages must not leak between databases."""
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    cache.clear()
+    for alias in caches:
+        caches[alias].clear()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -23,7 +23,6 @@ from pathlib import Path
 from urllib.parse import quote
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.paginator import Page as ListPage
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
@@ -32,7 +31,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language_info, ngettext, pgettext
 
-from core import versions
+from core.memo import shared
 
 from . import search
 from .diff import FieldDiff, diff_snapshots
@@ -109,13 +108,13 @@ class PageView:
         return tree
 
 
-def cache_key(page: Page, lang: str) -> str:
-    """The rendered body's key: the page's own revision and save time, the language and
-    the renderer. The other pages it links to are checked on reading (``_links_current``),
-    so an edit elsewhere re-renders only the pages whose links it changes."""
+def _body_parts(page: Page, lang: str) -> tuple[object, ...]:
+    """What the rendered body is kept by: the page's own revision and save time, the
+    language and the renderer. The other pages it links to are checked on reading
+    (``_links_current``), so an edit elsewhere re-renders only the pages whose links it
+    changes."""
     updated = page.updated_at.timestamp() if page.updated_at else 0
-    raw = f"{BODY_FORMAT}:{page.pk}:{page.revision_number}:{updated}:{lang}:{RENDER_VERSION}"
-    return "wiki:body:" + hashlib.sha256(raw.encode()).hexdigest()[:32]
+    return (BODY_FORMAT, page.pk, page.revision_number, updated, lang, RENDER_VERSION)
 
 
 #: Bump when the cached body's shape changes.
@@ -168,11 +167,14 @@ def _links_current(data: dict, directory: PageDirectory) -> bool:
 
 
 def page_view(page: Page, lang: str, directory: PageDirectory) -> PageView:
-    key = cache_key(page, lang)
-    data = cache.get(key)
-    if data is None or not _links_current(data, directory):
-        data = render_body(page, lang, directory)
-        cache.set(key, data, CACHE_SECONDS)
+    data = shared(
+        "wiki:body",
+        (),
+        _body_parts(page, lang),
+        lambda: render_body(page, lang, directory),
+        CACHE_SECONDS,
+        valid=lambda kept: _links_current(kept, directory),
+    )
     html = fill_live_macros(data["html"], data["live"], data["body_lang"])
     return PageView(
         page=page,
@@ -202,12 +204,6 @@ class ArticleView:
     html: SafeString
 
 
-def _article_key(slug: str, lang: str) -> str:
-    state = versions.current(*ARTICLE_DEPENDS_ON)
-    raw = "\n".join((ARTICLE_FORMAT, slug, lang, state, RENDER_VERSION))
-    return "wiki:article:" + hashlib.sha256(raw.encode()).hexdigest()[:32]
-
-
 def page_article(slug: str, lang: str) -> ArticleView:
     """The published page ``slug`` as the reader of ``lang`` sees it, or 404.
 
@@ -217,17 +213,21 @@ def page_article(slug: str, lang: str) -> ArticleView:
     around it (header, language switch, CSRF token) is the visitor's own. Under
     ``DEBUG`` it is rendered every time, so template edits show on the development server.
     """
-    key = _article_key(slug, lang)
-    found = None if settings.DEBUG else cache.get(key)
-    if found is None:
+
+    def build() -> tuple[str, str, str]:
         page = get_published_page(slug)
         view = page_view(page, lang, page_directory())
         related = page_links(page.related.all(), lang)
         html = render_to_string(
             "wiki/partials/page_article.html", {"view": view, "related": related}
         )
-        found = (view.title.value, view.summary.value, html)
-        cache.set(key, found, CACHE_SECONDS)
+        return (view.title.value, view.summary.value, html)
+
+    parts = (ARTICLE_FORMAT, slug, lang, RENDER_VERSION)
+    if settings.DEBUG:
+        found = build()
+    else:
+        found = shared("wiki:article", ARTICLE_DEPENDS_ON, parts, build, CACHE_SECONDS)
     title, summary, html = found
     return ArticleView(title, summary, mark_safe(html))  # a template's output, body sanitised
 

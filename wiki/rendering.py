@@ -24,7 +24,6 @@ nothing else; ``wiki.limits`` bounds that length.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -517,24 +516,20 @@ def fill_live_macros(html: str, live: Sequence[tuple[str, str | None]], lang: st
     kept in the cache per (macro, argument, language) until the data it reads changes."""
     if not live:
         return html
-    from django.core.cache import cache
-
-    from core import versions
-
-    state = versions.current(*LIVE_DEPENDS_ON)
+    from core.memo import shared
 
     def replace(match: re.Match[str]) -> str:
         index = int(match.group(1))
         if index >= len(live):
             return ""
         name, arg = live[index]
-        raw = "\n".join(("1", name, arg or "", lang, state))
-        key = "wiki:live:" + hashlib.sha256(raw.encode()).hexdigest()
-        found = cache.get(key)
-        if found is None:
-            found = _render_live(name, arg, lang)
-            cache.set(key, found, LIVE_CACHE_SECONDS)
-        return found
+        return shared(
+            "wiki:live",
+            LIVE_DEPENDS_ON,
+            ("1", name, arg or "", lang),
+            lambda: _render_live(name, arg, lang),
+            LIVE_CACHE_SECONDS,
+        )
 
     return _PLACEHOLDER.sub(replace, html)
 

@@ -37,19 +37,17 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-import threading
 from array import array
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from itertools import compress, islice
 
 from django.db import connection
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from core.narration import Kept
+from core.memo import Kept, cached, memo, shared
 
 from . import synonyms
 from .selectors import LANGUAGE_CODES
@@ -282,27 +280,16 @@ def vocabulary() -> Vocabulary:
     version changes (any page saved or deleted): a search neither reads the directory
     nor unpickles thousands of words from the cache. A process that has not got it yet
     takes it from the shared cache when another process built it."""
-    from core.cache import memo
-
     from .selectors import DIRECTORY_DEPENDS_ON
 
     return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)  # type: ignore[return-value]
 
 
 def _shared_vocabulary() -> Vocabulary:
-    from django.core.cache import cache
-
-    from core import versions
-
     from .selectors import DIRECTORY_DEPENDS_ON
 
-    state = versions.current(*DIRECTORY_DEPENDS_ON)
-    key = f"wiki:vocabulary:2:{state}:{synonyms.FINGERPRINT}"
-    found = cache.get(key)
-    if found is None:
-        found = _read_vocabulary()
-        cache.set(key, found, 60 * 60 * 24)
-    return found
+    parts = ("2", synonyms.FINGERPRINT)
+    return shared("wiki:vocabulary", DIRECTORY_DEPENDS_ON, parts, _read_vocabulary, 60 * 60 * 24)
 
 
 def _read_vocabulary() -> Vocabulary:
@@ -563,39 +550,36 @@ def page_snippet_text(page, lang: str) -> tuple[str, str]:
 
 
 def _body_text(page, lang: str, *, fall_back: bool) -> tuple[str, str]:
-    from django.core.cache import cache
-
     from .rendering import plain_text
     from .selectors import localized
 
     updated = page.updated_at.timestamp() if page.updated_at else 0
-    key = f"wiki:text:{page.pk}:{page.revision_number}:{updated}:{lang}:{int(fall_back)}"
-    found = _TEXTS.get(key)
+    parts = (page.pk, page.revision_number, updated, lang, int(fall_back))
+    found = _TEXTS.get(parts)
     if found is not None:
         return found
-    found = cache.get(key)
-    if found is None:
+
+    def build() -> tuple[str, str]:
         if fall_back:
             body = localized(page, "body", lang)
-            found = (body.lang, plain_text(body.value))
-        else:
-            found = (lang, plain_text(getattr(page, f"body_{lang}", None) or ""))
-        cache.set(key, found, 60 * 60 * 24)
-    return _TEXTS.keep(key, found)
+            return (body.lang, plain_text(body.value))
+        return (lang, plain_text(getattr(page, f"body_{lang}", None) or ""))
+
+    return _TEXTS.keep(parts, shared("wiki:text", (), parts, build, 60 * 60 * 24))
 
 
 #: The readable words of the bodies last read, in this process too: a results page shows
 #: a few pages' snippets, and unpickling a body's words from the cache for each was a
 #: tenth of a search. The key names the revision and the edit's time, so an edit never
 #: reads an old text.
-_TEXTS: Kept[str, tuple[str, str]] = Kept(512)
+_TEXTS: Kept[tuple, tuple[str, str]] = Kept(512)
 
 
 def _matches(word: str, terms: list[str]) -> bool:
     return _matches_cached(word, tuple(terms))
 
 
-@lru_cache(maxsize=100_000)
+@cached(maxsize=100_000)
 def _matches_cached(word: str, terms: tuple[str, ...]) -> bool:
     """Memoised: a results page asks about the same few hundred words thousands of times."""
     word_stem = stem(word)
@@ -737,25 +721,17 @@ class _TextFacts:
         return flags
 
 
-#: Texts' facts by (column, language, length, hash) of each part, least recently used
+#: Texts' facts by (column, language, length, hash) of each part, the oldest dropped
 #: first; at most ``_FACTS_KEPT`` of them (a body's are about 16 KB).
-_FACTS: OrderedDict[tuple, _TextFacts] = OrderedDict()
 _FACTS_KEPT = 1024
-_FACTS_LOCK = threading.Lock()
+_FACTS: Kept[tuple, _TextFacts] = Kept(_FACTS_KEPT)
 
 
 def _facts_of(parts: tuple[tuple[str, str, str], ...]) -> _TextFacts:
     key = tuple((column, lang, len(text), hash(text)) for column, lang, text in parts)
-    with _FACTS_LOCK:
-        facts = _FACTS.get(key)
-        if facts is not None:
-            _FACTS.move_to_end(key)
-            return facts
-    facts = _TextFacts(text for _c, _l, text in parts)
-    with _FACTS_LOCK:
-        _FACTS[key] = facts
-        while len(_FACTS) > _FACTS_KEPT:
-            _FACTS.popitem(last=False)
+    facts = _FACTS.get(key)
+    if facts is None:
+        facts = _FACTS.keep(key, _TextFacts(text for _c, _l, text in parts))
     return facts
 
 

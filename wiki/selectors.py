@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 
-from core.cache import memo
+from core.memo import memo
 
 from .models import Page, PageRevision, Section
 

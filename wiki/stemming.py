@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 import threading
-from functools import lru_cache
 
 import snowballstemmer
+
+from core.memo import cached
 
 __all__ = ["CYRILLIC", "fold", "stem"]
 
@@ -34,7 +35,7 @@ def fold(word: str) -> str:
     return word.lower().replace("ё", "е")
 
 
-@lru_cache(maxsize=100_000)
+@cached(maxsize=100_000)
 def stem(word: str) -> str:
     """The Snowball stem of one word: Russian for Cyrillic words, English for the rest."""
     word = fold(word)

@@ -29,7 +29,8 @@ True
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+
+from core.memo import cached
 
 from .stemming import stem
 
@@ -148,7 +149,7 @@ GROUPS: tuple[tuple[str, ...], ...] = (
 FINGERPRINT = hashlib.sha256(repr(GROUPS).encode()).hexdigest()[:12]
 
 
-@lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _tables() -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """(stem → key, key → member stems, key → member words), built once."""
     by_stem: dict[str, str] = {}
@@ -188,7 +189,7 @@ def keys_starting(prefix_stem: str, prefix: str = "") -> tuple[str, ...]:
     return tuple(dict.fromkeys(keys))
 
 
-@lru_cache(maxsize=1)
+@cached(maxsize=1)
 def _folded_words() -> tuple[tuple[str, str], ...]:
     """(folded word, its group's key) for every word of the table, in the table's order:
     a query word is compared with all of them (lowercasing them each time cost a search

@@ -191,7 +191,19 @@ def cache_from_url(url: str) -> dict:
     }
 
 
-CACHES = {"default": cache_from_url(CACHE_URL)}
+CACHES = {
+    "default": cache_from_url(CACHE_URL),
+    # Template fragments ({% cache … using="fragments" %}): always this process's memory
+    # (rendering the header costs less than a Redis round trip). A fragment that reads
+    # content names its content versions among its arguments; what is kept where, and
+    # until when, is core/memo.py's docstring (and docs/caching.md).
+    "fragments": {
+        "BACKEND": "core.cache.BoundedLocMemCache",
+        "LOCATION": "card-codex-fragments",
+        "KEY_FUNCTION": "core.memo.fragment_key",
+        "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": 16 * 1024 * 1024},
+    },
+}
 
 # The whole collection as one JSON file (/api/bulk/cards.json), rewritten when it changes.
 # Every worker must see the same directory (DJANGO_BULK_DATA_DIR in production).

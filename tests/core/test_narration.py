@@ -4,7 +4,8 @@ visitor's language, and keeps no more than it was told."""
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from core.narration import Registry, _catalogue_changed
+from core.memo import _catalogue_changed
+from core.narration import Registry
 from explorer import presenters
 
 

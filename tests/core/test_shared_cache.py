@@ -75,7 +75,8 @@ def test_an_unknown_cache_scheme_is_refused():
 
 @pytest.mark.django_db
 def test_a_page_rendered_here_is_served_from_redis_to_another_process(client, redis_url):
-    with override_settings(CACHES={"default": cache_from_url(redis_url)}, PAGE_CACHE_SECONDS=60):
+    caches_ = {**settings.CACHES, "default": cache_from_url(redis_url)}  # the fragments too
+    with override_settings(CACHES=caches_, PAGE_CACHE_SECONDS=60):
         cache.clear()
         response = client.get("/en/")
         assert response.status_code == 200
