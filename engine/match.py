@@ -796,8 +796,10 @@ def legal_actions(state: MatchState, side: int, *, surrender: bool = False) -> l
     >>> [str(a.boost) if isinstance(a, Boost) else a for a in legal_actions(new_match((pup,), (pup,)), A)]
     [Pick(side=<Side.A: 0>, card=0), 'charge', 'hero_patch']
     """
-    if state.over or state.players[side].committed:
+    if state.over:
         return []
+    if state.players[side].committed:  # a surrender is still taken after the commit
+        return [Surrender(Side(side))] if surrender else []
     side = Side(side)
     p = state.players[side]
     candidates: list[Action] = [Pick(side, i) for i in range(len(p.card_hp))]
