@@ -52,9 +52,11 @@ load: install
 test-postgres: install
 	bash scripts/ci-postgres.sh $(PYTEST_ARGS)
 
+# ruff; vulture for dead code (settings in pyproject.toml, the names it cannot see in vulture_whitelist.py).
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/vulture
 
 format: $(VENV)/.installed
 	$(VENV)/bin/ruff check --fix .

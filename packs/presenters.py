@@ -8,7 +8,7 @@ from the exact value (never through a float that would turn 2/3 into 66.6%).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -288,11 +288,6 @@ class CardTile:
     count: int = 0
 
 
-def card_name(card: Card) -> str:
-    suffix = f"#{card.token}"
-    return card.name if card.name.endswith(suffix) else f"{card.name} {suffix}"
-
-
 def card_tile(
     card: Card,
     *,
@@ -549,7 +544,3 @@ def check_view(check: OddsCheck, seed: int, names: Mapping[int, str]) -> CheckVi
 
 def odds_by_tier(odds: OfferOdds) -> dict[str, Fraction]:
     return {t.rarity.value: t.per_card for t in odds.tiers}
-
-
-def flagged_first(tiles: Iterable[CardTile]) -> list[CardTile]:
-    return sorted(tiles, key=lambda t: (t.flag is None, t.token))

@@ -62,10 +62,6 @@ MIN_PREFIX = 3
 MIN_SYNONYM_PREFIX = 4
 
 
-def stem_text(text: str) -> str:
-    return " ".join(stem(w) for w in WORD.findall(text or ""))
-
-
 def index_text(text: str) -> str:
     """What the SQLite index holds for a text: each word's stem, followed by its synonym
     group's key when it has one."""
