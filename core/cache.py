@@ -30,6 +30,7 @@ import pickle
 import secrets
 from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import cache
@@ -128,7 +129,8 @@ def _splice(content: bytes, marks: tuple[int, ...], width: int, token: bytes) ->
     """``content`` with ``token`` in place of the ``width`` bytes at each offset of ``marks``."""
     if not marks:
         return content
-    pieces, start = [], 0
+    pieces: list[bytes] = []
+    start = 0
     for at in marks:
         pieces += (content[start:at], token)
         start = at + width
@@ -171,7 +173,7 @@ def cached_page(
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method in ("GET", "HEAD"):
                 _keep_only(request, names, multiple)
             timeout = settings.PAGE_CACHE_SECONDS
@@ -228,7 +230,7 @@ def cached_page(
                 )
             return response
 
-        wrapper.page_params = names  # type: ignore[attr-defined]
+        setattr(wrapper, "page_params", names)  # noqa: B010  # read by the tests
         return wrapper
 
     return decorator
@@ -252,7 +254,10 @@ def _generation() -> str:
     return found
 
 
-def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) -> object:
+_V = TypeVar("_V")
+
+
+def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], _V]) -> _V:
     """``build()``'s value, kept in this process until one of ``depends_on`` versions
     changes (or the cache is cleared): for values too large or too hot to unpickle from
     the cache on every request, such as the attribute catalogue behind every card page.
@@ -262,7 +267,7 @@ def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) ->
     key = f"{_generation()}|{versions.current(*depends_on)}"
     found = _memos.get(name)
     if found is not None and found[0] == key:
-        return found[1]
+        return cast(_V, found[1])  # stored by this name's own build
     value = build()
     _memos[name] = (key, value)
     return value
@@ -294,7 +299,7 @@ class BoundedLocMemCache(LocMemCache):
     def total_bytes(self) -> int:
         return self._total[0]
 
-    def _set(self, key: str, value: bytes, timeout=DEFAULT_TIMEOUT) -> None:
+    def _set(self, key: str, value: bytes, timeout: float | None = DEFAULT_TIMEOUT) -> None:
         self._delete(key)
         size = len(value)
         if size > self.max_bytes:
@@ -326,7 +331,7 @@ class BoundedLocMemCache(LocMemCache):
         self._total[0] -= self._sizes.pop(key, 0)
         return True
 
-    def incr(self, key, delta=1, version=None):
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
         value = super().incr(key, delta, version)
         full = self.make_and_validate_key(key, version=version)
         with self._lock:

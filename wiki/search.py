@@ -282,7 +282,7 @@ def vocabulary() -> Vocabulary:
 
     from .selectors import DIRECTORY_DEPENDS_ON
 
-    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)  # type: ignore[return-value]
+    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)
 
 
 def _shared_vocabulary() -> Vocabulary:

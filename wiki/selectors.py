@@ -91,7 +91,7 @@ def page_directory() -> PageDirectory:
     """The directory for public pages, kept in the process until the wiki's content
     version changes (``wiki.services`` bumps it on every save and delete): no query on a
     request, where reading every page's row took 6 ms at 1,000 pages."""
-    return memo("wiki:directory", DIRECTORY_DEPENDS_ON, read_page_directory)  # type: ignore[return-value]
+    return memo("wiki:directory", DIRECTORY_DEPENDS_ON, read_page_directory)
 
 
 def published_pages() -> QuerySet[Page]:
@@ -124,7 +124,7 @@ def published_page_ids() -> KeysView[int]:
 
 
 def _published_result_rows() -> tuple[tuple[str, ...], dict[int, tuple]]:
-    return memo("wiki:result-rows", DIRECTORY_DEPENDS_ON, _result_rows)  # type: ignore[return-value]
+    return memo("wiki:result-rows", DIRECTORY_DEPENDS_ON, _result_rows)
 
 
 def result_pages(ids: Iterable[int]) -> dict[int, Page]:
