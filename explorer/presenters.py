@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from cards.models import Card
 from cards.specs import card_spec
 from core.cache import memo
-from core.labels import label, label_of, rule_label, template_label
+from core.labels import card_title, label, label_of, rule_label, template_label
 from core.links import route_path, token_path
 from core.narration import Kept
 from engine.derive import derive
@@ -751,12 +751,6 @@ class CardRow:
         ) % {"counter": self.burned}
 
 
-def card_title(name: str, token: int) -> str:
-    """A card's name with its token, once ("Sprocket #23"; demo names carry it already)."""
-    suffix = f"#{token}"
-    return name if name.endswith(suffix) else f"{name} {suffix}"
-
-
 def card_row(values: Mapping[str, Any]) -> CardRow:
     """A card as a list row, from its ``selectors.ROW_FIELDS`` (``list_rows``)."""
     token = values["token"]
@@ -1008,8 +1002,9 @@ SITE_SEARCH_PAGES = 8
 
 def site_search_page(text: str, lang: str) -> SiteSearchPage:
     """The cards and the wiki pages a text finds, cards first when it is a card query."""
+    from core.translated import localized
     from wiki import search as wiki_search
-    from wiki.selectors import localized, published_page_ids, result_pages
+    from wiki.selectors import published_page_ids, result_pages
 
     text = text.strip()
     if not text:
@@ -1093,7 +1088,7 @@ def home_page() -> HomePage:
     Kept per collection version and language (``core.cache.memo``): at 100,000 cards
     counting them and sorting by score took ~0.5 s, for a page every visit starts on.
     """
-    return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)  # type: ignore[return-value]
+    return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)
 
 
 def _home_page() -> HomePage:

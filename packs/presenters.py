@@ -16,12 +16,12 @@ from fractions import Fraction
 from django.conf import settings
 from django.urls import reverse
 from django.utils.formats import number_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cards.models import Card
 from core.labels import label, label_of
 from core.links import token_path
+from core.translated import LocalizedText, localized
 from engine.data import PACK_TIERS
 from engine.packs import (
     POWER_STEP_LIMIT,
@@ -119,25 +119,6 @@ def count(value: Fraction) -> str:
 
 # ---------------------------------------------------------------------------
 # Pools
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A translated field as shown: its value, its language, and whether it fell back."""
-
-    value: str
-    lang: str
-    fallback: bool
-
-
-def localized(pool: Pool, field: str) -> Text:
-    """``pool.<field>_<language>``, or the English text, flagged, when that is empty."""
-    lang = (get_language() or DEFAULT_LANGUAGE).split("-")[0]
-    value = getattr(pool, f"{field}_{lang}", None) or ""
-    if value.strip() or lang == DEFAULT_LANGUAGE:
-        return Text(value, lang, False)
-    english = getattr(pool, f"{field}_{DEFAULT_LANGUAGE}", None) or ""
-    return Text(english, DEFAULT_LANGUAGE, bool(english.strip()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +229,8 @@ def percent_chart(title: str, rows: Sequence[tuple[str, str, Fraction, Fraction 
 @dataclass(frozen=True, slots=True)
 class PoolSummary:
     slug: str
-    name: Text
-    description: Text
+    name: LocalizedText
+    description: LocalizedText
     pack_size: int
     cards: int
     tiers: tuple[tuple[str, str, int], ...]  # (rarity, label, count)

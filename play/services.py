@@ -409,7 +409,7 @@ def run_balance_report(
     """
     started = time.perf_counter()
     cards: dict[str, list[MatchCard]] = {}
-    for batch in iter_card_specs(Card.objects.filter(starter=False)):
+    for batch in iter_card_specs(Card.objects.collectible()):
         for _, spec in batch:
             card = MatchCard.from_breakdown(derive(spec), spec.name)
             cards.setdefault(card.rarity.value, []).append(card)

@@ -561,8 +561,9 @@ def page_snippet_text(page, lang: str) -> tuple[str, str]:
 def _body_text(page, lang: str, *, fall_back: bool) -> tuple[str, str]:
     from django.core.cache import cache
 
+    from core.translated import localized
+
     from .rendering import plain_text
-    from .selectors import localized
 
     updated = page.updated_at.timestamp() if page.updated_at else 0
     key = f"wiki:text:{page.pk}:{page.revision_number}:{updated}:{lang}:{int(fall_back)}"

@@ -1,6 +1,6 @@
 """Reading wiki pages: what the public may see, in which language, and the page directory.
 
-Display never relies on modeltranslation's silent fallback: ``localized`` reads the
+Display never relies on modeltranslation's silent fallback: ``core.translated.localized`` reads the
 ``_<lang>`` column itself and says when it had to fall back to English.
 """
 
@@ -20,24 +20,6 @@ from .models import Page, PageRevision, Section
 DEFAULT_LANGUAGE = settings.MODELTRANSLATION_DEFAULT_LANGUAGE
 LANGUAGE_CODES = tuple(code for code, _name in settings.LANGUAGES)
 TRANSLATED_FIELDS = ("title", "summary", "body")
-
-
-@dataclass(frozen=True, slots=True)
-class LocalizedText:
-    """A translated field's value as shown, the language it is in, and whether it fell back."""
-
-    value: str
-    lang: str
-    fallback: bool
-
-
-def localized(obj: object, field: str, lang: str) -> LocalizedText:
-    """``obj.<field>_<lang>``, or the English text (flagged) when that one is empty."""
-    value = getattr(obj, f"{field}_{lang}", None) or ""
-    if value.strip() or lang == DEFAULT_LANGUAGE:
-        return LocalizedText(value, lang, False)
-    english = getattr(obj, f"{field}_{DEFAULT_LANGUAGE}", None) or ""
-    return LocalizedText(english, DEFAULT_LANGUAGE, bool(english.strip()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from django.template.loader_tags import BlockNode
 from django.urls import get_script_prefix
 from django.utils.safestring import mark_safe
 
+from core.labels import card_title as _card_title
 from core.labels import enum_label
 
 register = template.Library()
@@ -39,9 +40,8 @@ def card_tiles(cards: object) -> str:
 
 @register.filter
 def card_title(name: str, token: int) -> str:
-    """A card's name with its token, once: "Sprocket #23" (demo names already carry it)."""
-    suffix = f"#{token}"
-    return name if str(name).endswith(suffix) else f"{name} {suffix}"
+    """A card's name with its token, once: "Sprocket #23" (``core.labels.card_title``)."""
+    return _card_title(str(name), token)
 
 
 # ---------------------------------------------------------------------------
