@@ -102,7 +102,7 @@ def arena_index(request: HttpRequest) -> HttpResponse:
     valued = [d for d in days if d.stats is not None]
     showcase = []
     for tier in SlabTier:
-        of_tier = [d for d in valued if d.stats.tier is tier]  # type: ignore[union-attr]
+        of_tier = [d for d in valued if d.stats is not None and d.stats.tier is tier]
         if of_tier:
             showcase.append(
                 presenters.slab_card(max(of_tier, key=lambda d: (d.value, d.asset_id)), today=today)
