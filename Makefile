@@ -52,9 +52,13 @@ load: install
 test-postgres: install
 	bash scripts/ci-postgres.sh $(PYTEST_ARGS)
 
+# ruff; vulture for dead code (settings in pyproject.toml, the names it cannot see in
+# vulture_whitelist.py); mypy on engine and core ([tool.mypy]).
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/vulture
+	$(VENV)/bin/mypy
 
 format: $(VENV)/.installed
 	$(VENV)/bin/ruff check --fix .

@@ -281,11 +281,11 @@ def band_edges() -> list[tuple[Decimal, str]]:
     """Every value edge with what it brings: ``($50, "80 HP")``, ``($75, "rare")``."""
     edges: dict[Decimal, list[str]] = {}
     for i, band in enumerate(HP_BY_VALUE[:-1]):
-        edges.setdefault(band.below, []).append(  # type: ignore[arg-type]
-            _("%(hp)s HP") % {"hp": HP_BY_VALUE[i + 1].hp}
-        )
-    for i, band in enumerate(TIER_BY_VALUE[:-1]):
-        edges.setdefault(band.below, []).append(label(TIER_BY_VALUE[i + 1].tier))  # type: ignore[arg-type]
+        assert band.below is not None  # only the last band is open-ended
+        edges.setdefault(band.below, []).append(_("%(hp)s HP") % {"hp": HP_BY_VALUE[i + 1].hp})
+    for i, tier_band in enumerate(TIER_BY_VALUE[:-1]):
+        assert tier_band.below is not None
+        edges.setdefault(tier_band.below, []).append(label(TIER_BY_VALUE[i + 1].tier))
     return [(amount, " · ".join(names)) for amount, names in sorted(edges.items())]
 
 

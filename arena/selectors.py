@@ -178,12 +178,12 @@ def _cheapest_partners(others: Sequence[SlabDay], limited_left: int) -> Decimal 
     for other in others:
         if picked == TEAM_SIZE - 1:
             break
-        assert other.stats is not None
+        assert other.stats is not None and other.value is not None  # valued slabs only
         if other.stats.tier in TEAM_LIMITED_TIERS:
             if limited_left == 0:
                 continue
             limited_left -= 1
-        total += other.value  # type: ignore[operator]
+        total += other.value
         picked += 1
     return total if picked == TEAM_SIZE - 1 else None
 

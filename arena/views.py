@@ -29,6 +29,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from core.htmx import render_page, wants_partial
 from core.labels import describe, label
+from core.sessions import session_key
 from engine.arena import IllegalActionError
 from engine.slabs import (
     BRACKETS,
@@ -80,13 +81,6 @@ __all__ = [
 ]
 
 
-def _session_key(request: HttpRequest, *, create: bool = False) -> str | None:
-    if create and request.session.session_key is None:
-        request.session["arena"] = True  # a modified session gets saved and its cookie set
-        request.session.save()
-    return request.session.session_key
-
-
 def _today() -> dt.date:
     return selectors.match_day()
 
@@ -108,7 +102,7 @@ def arena_index(request: HttpRequest) -> HttpResponse:
     valued = [d for d in days if d.stats is not None]
     showcase = []
     for tier in SlabTier:
-        of_tier = [d for d in valued if d.stats.tier is tier]  # type: ignore[union-attr]
+        of_tier = [d for d in valued if d.stats is not None and d.stats.tier is tier]
         if of_tier:
             showcase.append(
                 presenters.slab_card(max(of_tier, key=lambda d: (d.value, d.asset_id)), today=today)
@@ -148,7 +142,7 @@ def arena_index(request: HttpRequest) -> HttpResponse:
 
 def _matches(request: HttpRequest) -> list[dict[str, Any]]:
     out = []
-    for m in selectors.session_matches(_session_key(request), limit=5):
+    for m in selectors.session_matches(session_key(request), limit=5):
         out.append(
             {
                 "url": reverse("arena:match", kwargs={"public_id": m.public_id}),
@@ -402,7 +396,7 @@ def team_edit(request: HttpRequest) -> HttpResponse:
         return redirect(default)
     data = form.cleaned_data
     back = _safe_next(request, data["next"], default)
-    _session_key(request, create=True)
+    session_key(request, create=True)
     op = data["op"]
     error = None
     try:
@@ -459,7 +453,7 @@ def match_start(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose a bracket and an opponent."))
         return redirect(back)
-    key = _session_key(request, create=True) or ""
+    key = session_key(request, create=True) or ""
     try:
         match = services.start_match(
             key,
@@ -542,7 +536,7 @@ def _match_context(
 
 
 def _own_or_404(request: HttpRequest) -> str:
-    key = _session_key(request)
+    key = session_key(request)
     if not key:
         raise Http404(_("There is no such match in this session."))
     return key
@@ -632,7 +626,7 @@ def match_rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def match_replay(request: HttpRequest, public_id: UUID) -> HttpResponse:
     match = ArenaMatch.objects.filter(public_id=public_id).first()
-    owner = match is not None and match.owner_session_key == _session_key(request)
+    owner = match is not None and match.owner_session_key == session_key(request)
     if match is None or (not match.over and not owner):
         raise Http404(_("There is no such match."))
     loaded = services.load(match)

@@ -159,7 +159,7 @@ def explorer_figures() -> list[str]:
 def _old_words(card_model, q, words: list[str]) -> str:
     """The free-word search as it was before the word index: every word a LIKE on every
     card's name (measured once: it is the slow case)."""
-    queryset = card_model.objects.filter(starter=False)
+    queryset = card_model.objects.collectible()
     for word in words:
         queryset = queryset.filter(q(name__icontains=word))
     start = time.perf_counter()

@@ -34,7 +34,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from core.labels import choices
+from core.labels import card_title, choices
 from engine.types import AttributeKind, Rarity, Role, Skill, Slot
 
 # ---------------------------------------------------------------------------
@@ -175,6 +175,13 @@ def _equipped_fk(slot: Slot) -> models.ForeignKey:
     )
 
 
+class CardQuerySet(models.QuerySet):
+    def collectible(self) -> CardQuerySet:
+        """The cards outside the starter set (the Free tier every player is given): the ones
+        packs, decks, balance reports and the statistics count."""
+        return self.filter(starter=False)
+
+
 class Card(models.Model):
     """A card (an NFT): four equipped attributes, a wardrobe, a rank and stickers.
 
@@ -250,6 +257,8 @@ class Card(models.Model):
             "cards the rule counts. Empty for starter cards."
         ),
     )
+
+    objects = CardQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("card")
@@ -342,8 +351,7 @@ class Card(models.Model):
         ]
 
     def __str__(self) -> str:
-        suffix = f"#{self.token}"
-        return self.name if self.name.endswith(suffix) else f"{self.name} {suffix}"
+        return card_title(self.name, self.token)
 
     def get_absolute_url(self) -> str:
         """The card's page (its breakdown), in the active language; the admin's "View on

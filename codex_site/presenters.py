@@ -14,9 +14,10 @@ from cards.query import QueryError, describe, is_card_syntax, parse
 from cards.search import search_cards, search_count
 from core.links import route_path
 from core.memo import memo
+from core.translated import localized
 from explorer.presenters import CardRow, QueryProblem, card_rows, query_problem
 from wiki import search as wiki_search
-from wiki.selectors import localized, published_page_ids, result_pages
+from wiki.selectors import published_page_ids, result_pages
 
 # ---------------------------------------------------------------------------
 # The header's search: cards and wiki pages together
@@ -133,7 +134,7 @@ def home_page() -> HomePage:
     Kept per collection version and language (``core.memo.memo``): at 100,000 cards
     counting them and sorting by score took ~0.5 s, for a page every visit starts on.
     """
-    return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)  # type: ignore[return-value]
+    return memo(f"explorer:home:{get_language()}", ("cards",), _home_page)
 
 
 def _home_page() -> HomePage:

@@ -33,7 +33,8 @@ class TranslationTabsMedia:
 
     @property
     def media(self) -> forms.Media:
-        base = super().media  # type: ignore[misc]
+        # A mixin: the media of the admin class after it in the MRO.
+        base: forms.Media = getattr(super(), "media")  # noqa: B009
         js = [j for j in base._js if "jquery-ui" not in str(j) and "googleapis" not in str(j)]
         if self.TABS_SCRIPT in js:
             js.insert(js.index(self.TABS_SCRIPT), self.LOCAL_TABS)

@@ -28,7 +28,7 @@ class HtmxHttpRequest(HttpRequest):
 def wants_partial(request: HttpRequest) -> bool:
     """An htmx request that swaps a fragment (a history restore needs the whole page)."""
     htmx = getattr(request, "htmx", None)
-    return bool(htmx) and not htmx.history_restore_request
+    return htmx is not None and bool(htmx) and not htmx.history_restore_request
 
 
 def render_page(

@@ -311,6 +311,18 @@ NONE_LABEL = _("none")
 _NAMES: Kept[tuple[str | None, type[enum.Enum], enum.Enum], str] = Kept(4096)
 
 
+def card_title(name: str, token: int) -> str:
+    """A card's display title, its name with its token once: "Sprocket #23" (demo names
+    carry the token already). ``Card.__str__``, the presenters and the ``card_title``
+    template filter all use it.
+
+    >>> card_title("Sprocket", 23), card_title("Pup #7", 7)
+    ('Sprocket #23', 'Pup #7')
+    """
+    suffix = f"#{token}"
+    return name if name.endswith(suffix) else f"{name} {suffix}"
+
+
 def label(member: enum.Enum | None) -> str:
     """The visitor-language name of an engine enum member (``none`` for None)."""
     if member is None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from django.core.exceptions import BadRequest
 from django.db import OperationalError
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -20,7 +20,7 @@ logger = logging.getLogger(__name__)
 NUL = "\x00"
 
 
-def _has_nul(data) -> bool:
+def _has_nul(data: QueryDict) -> bool:
     return any(NUL in key or any(NUL in v for v in values) for key, values in data.lists())
 
 

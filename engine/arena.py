@@ -96,7 +96,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -345,20 +345,28 @@ def action_from_json(data: Any) -> Action:
     if not isinstance(data, Mapping) or data.get("side") not in SIDES:
         raise IllegalActionError("bad_action")
     side = SIDES.index(data["side"])
-    cls = ACTION_TYPES.get(data.get("type"))  # type: ignore[arg-type]
-    if cls in (Swap, Replace):
+    kind = data.get("type")
+    if kind in ("swap", "replace"):
         slab = data.get("slab")
         if type(slab) is not int:
             raise IllegalActionError("bad_action")
-        return cls(side, slab)  # type: ignore[misc]
-    if cls is Attack:
-        try:
-            return Attack(side, SlabMove(data.get("move")))
-        except ValueError:
-            raise IllegalActionError("bad_action") from None
-    if cls is not None:
-        return cls(side)  # type: ignore[call-arg]
+        return Swap(side, slab) if kind == "swap" else Replace(side, slab)
+    if kind == "attack":
+        move = data.get("move")
+        if not isinstance(move, str) or move not in _MOVES:
+            raise IllegalActionError("bad_action")
+        return Attack(side, SlabMove(move))
+    if isinstance(kind, str) and kind in _SIDE_ONLY:
+        return _SIDE_ONLY[kind](side)
     raise IllegalActionError("bad_action")
+
+
+_MOVES = frozenset(m.value for m in SlabMove)
+_SIDE_ONLY: dict[str, Callable[[int], Action]] = {
+    "pass": Pass,
+    "timeout": Timeout,
+    "surrender": Surrender,
+}
 
 
 # ---------------------------------------------------------------------------
@@ -435,8 +443,9 @@ class Lineup:
                 bonus_rows.append(tuple(bonus_row))
             damage.append(tuple(rows))
             bonus.append(tuple(bonus_rows))
-        power_cost = tuple(
-            tuple(m.power.cost if m.power else 0 for m in teams[side]) for side in (A, B)
+        power_cost = (
+            tuple(m.power.cost if m.power else 0 for m in teams[A]),
+            tuple(m.power.cost if m.power else 0 for m in teams[B]),
         )
         full = (sum(m.hp for m in teams[A]), sum(m.hp for m in teams[B]))
         return cls(
@@ -445,7 +454,7 @@ class Lineup:
             tuple(damage),
             tuple(bonus),
             power_cost,
-            chosen,  # type: ignore[arg-type]
+            chosen,
         )
 
 
@@ -526,11 +535,11 @@ def new_match(
     lineup = Lineup.build(team_a, team_b, bracket)
     first = first_player(seed)
     gain = 0 if FIRST_PLAYER_SKIPS_FIRST_GAIN else ENERGY_PER_TURN
-    sides = tuple(
+    a, b = (
         SideState(tuple(m.hp for m in team), 0, ENERGY_AT_START + (gain if side == first else 0))
         for side, team in enumerate(lineup.teams)
     )
-    return ArenaState(lineup, sides, seed, first, 1, first)  # type: ignore[arg-type]
+    return ArenaState(lineup, (a, b), seed, first, 1, first)
 
 
 def opening_events(state: ArenaState) -> tuple[Event, ...]:
@@ -722,10 +731,12 @@ def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, .
     me = sides[side]
     team = state.lineup.teams[side]
     n = state.actions + 1
-    if kind is Attack:
+    if type(action) is Attack:
         return _attack(state, action, n)
-    if kind is Swap:
+    if type(action) is Swap:
         to = action.slab
+        came = me.active
+        assert came is not None  # a swap needs a slab on the field (see _violation)
         energy = me.energy - SWAP_COST
         new_me = SideState(me.hp, to, energy, me.points, me.timeouts)
         event = Event(
@@ -733,7 +744,7 @@ def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, .
             {
                 "side": s,
                 "from": me.active,
-                "from_name": team[me.active].slab.name,  # type: ignore[index]
+                "from_name": team[came].slab.name,
                 "to": to,
                 "to_name": team[to].slab.name,
                 "hp": me.hp[to],
@@ -743,7 +754,7 @@ def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, .
         )
         new_sides = (new_me, sides[B]) if side == A else (sides[A], new_me)
         return _same_turn(state, new_sides, n, True), (event,)
-    if kind is Replace:
+    if type(action) is Replace:
         to = action.slab
         new_me = SideState(me.hp, to, me.energy - KO_REPLACEMENT_COST, me.points, me.timeouts)
         event = _replace_event(s, to, team[to], me.hp[to], False)
@@ -806,7 +817,7 @@ def _attack(state: ArenaState, action: Attack, n: int) -> tuple[ArenaState, tupl
     mine = me.active
     target = foe.active
     assert mine is not None and target is not None  # the foe replaces at its turn start
-    power = action.move is SlabMove.POWER or action.move == "power"
+    power = action.move == SlabMove.POWER  # a StrEnum: the plain "power" too
     cost = lineup.power_cost[side][mine] if power else BASIC_ATTACK_COST
     attacker = lineup.teams[side][mine]
     defender = lineup.teams[other][target]
@@ -830,7 +841,8 @@ def _attack(state: ArenaState, action: Attack, n: int) -> tuple[ArenaState, tupl
                 "energy": energy,
                 "target": target,
                 "target_name": defender.slab.name,
-                "move_damage": attacker.attack + (attacker.power.bonus if power else 0),  # type: ignore[union-attr]
+                "move_damage": attacker.attack
+                + (attacker.power.bonus if power and attacker.power else 0),
                 "element_bonus": lineup.bonus[side][mine][target],
                 "armor": defender.armor,
                 "damage": dealt,

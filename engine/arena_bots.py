@@ -113,11 +113,12 @@ def _entry(state: ArenaState, side: int) -> int:
     return index
 
 
-def _moves(state: ArenaState, side: int, slab: int, energy: int) -> list[tuple[int, int, str]]:
+def _moves(state: ArenaState, side: int, slab: int, energy: int) -> list[tuple[int, int, SlabMove]]:
     """(damage, cost, move) of each attack ``slab`` could pay for with ``energy``."""
     target = state.sides[1 - side].active
-    basic, power = state.lineup.damage[side][slab][target]  # type: ignore[index]
-    out = []
+    assert target is not None  # the foe brings a slab on at its turn start
+    basic, power = state.lineup.damage[side][slab][target]
+    out: list[tuple[int, int, SlabMove]] = []
     if energy >= BASIC_ATTACK_COST:
         out.append((basic, BASIC_ATTACK_COST, BASIC))
     cost = state.lineup.power_cost[side][slab]
@@ -135,12 +136,14 @@ class GreedyBot:
         me = state.sides[side]
         if me.active is None:
             return Replace(side, _entry(state, side))
-        foe_hp = state.sides[1 - side].hp[state.sides[1 - side].active]  # type: ignore[index]
+        foe = state.sides[1 - side]
+        assert foe.active is not None
+        foe_hp = foe.hp[foe.active]
         energy = me.energy
         # (knocks out, damage, -cost, stays, tie noise) → (swap to, move)
         best: tuple[Any, ...] | None = None
         plan: tuple[int | None, SlabMove] | None = None
-        options = [(None, me.active, energy)]
+        options: list[tuple[int | None, int, int]] = [(None, me.active, energy)]
         if not state.swapped and energy > SWAP_COST:
             options.extend((i, i, energy - SWAP_COST) for i in me.bench)
         for swap_to, slab, left in options:
@@ -184,7 +187,7 @@ class PlannerBot:
         # 1. A knock-out this turn, the cheapest way (a swap included).
         ko: tuple[int, bool, float] | None = None
         ko_plan: tuple[int | None, SlabMove] | None = None
-        options = [(None, mine, energy)]
+        options: list[tuple[int | None, int, int]] = [(None, mine, energy)]
         if not state.swapped and energy > SWAP_COST:
             options.extend((i, i, energy - SWAP_COST) for i in me.bench)
         for swap_to, slab, left in options:

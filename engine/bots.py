@@ -189,8 +189,8 @@ class GreedyBot:
                     and enemy_atk < hp + (0 if enemy_pierce else me.card_def[i])
                 ]
                 if options:
-                    strength = self._strengths(deck)
-                    return Boost(side, SWITCH, max(options, key=strength.__getitem__))
+                    strengths = self._strengths(deck)
+                    return Boost(side, SWITCH, max(options, key=strengths.__getitem__))
             if RAGE not in used and not i_kill and my_atk + _RAGE_ATK >= needed:
                 return Boost(side, RAGE)
             if GUARD_UP not in used and not enemy_pierce and enemy_atk > 0:

@@ -81,9 +81,9 @@ engine.match.IllegalActionError: You already have a card on the field; use Switc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.data import (
     ARCANE_EFFECT_BONUS,
@@ -102,6 +102,9 @@ from engine.data import (
     ROUND_LIMIT,
     STEAL_HERO_HEAL,
     WOUNDED_RAGE_THRESHOLD,
+)
+from engine.data import (
+    Boost as _BoostSpec,
 )
 from engine.stats import apply_undercharge, undercharge_tier
 from engine.types import (
@@ -171,7 +174,7 @@ _OTHER = (B, A)
 _BOTH = (A, B)  # iterating a tuple is much cheaper than iterating the enum
 
 # Boost keys, in the order docs/rules.md §6 lists them (the numbers live in engine.data.BOOSTS).
-_BOOST = {b.key: b for b in BOOSTS}
+_BOOST: dict[str, _BoostSpec] = {b.key: b for b in BOOSTS}
 BOOST_KEYS: tuple[BoostKind, ...] = tuple(b.key for b in BOOSTS)
 CHARGE, SWITCH, RAGE, GUARD_UP, HERO_PATCH = BoostKind
 assert tuple(BoostKind) == BOOST_KEYS, BOOST_KEYS
@@ -476,6 +479,8 @@ class Deployment:
     undercharged; ``deficit`` is the NRG it entered short of its cost.
     """
 
+    make: ClassVar[Callable[..., Deployment]]  # keyword-only factory, set by fast_init
+
     card: int
     atk: int
     passive: int
@@ -494,6 +499,8 @@ class PlayerState:
     ``pick`` the card chosen to deploy at Commit. ``rage`` is this round's Rage and
     ``rage_card`` the deck card it was used on: it adds to that card's strikes only.
     """
+
+    make: ClassVar[Callable[..., PlayerState]]  # keyword-only factory, set by fast_init
 
     hero_hp: int
     hero_start: int
@@ -527,6 +534,8 @@ class MatchState:
     ``actions`` counts the actions applied so far (the demo's forms carry it
     to refuse stale submits); ``initiative`` is this round's holder.
     """
+
+    make: ClassVar[Callable[..., MatchState]]  # keyword-only factory, set by fast_init
 
     decks: tuple[tuple[MatchCard, ...], tuple[MatchCard, ...]]
     players: tuple[PlayerState, PlayerState]
@@ -796,8 +805,10 @@ def legal_actions(state: MatchState, side: int, *, surrender: bool = False) -> l
     >>> [str(a.boost) if isinstance(a, Boost) else a for a in legal_actions(new_match((pup,), (pup,)), A)]
     [Pick(side=<Side.A: 0>, card=0), 'charge', 'hero_patch']
     """
-    if state.over or state.players[side].committed:
+    if state.over:
         return []
+    if state.players[side].committed:  # a surrender is still taken after the commit
+        return [Surrender(Side(side))] if surrender else []
     side = Side(side)
     p = state.players[side]
     candidates: list[Action] = [Pick(side, i) for i in range(len(p.card_hp))]
@@ -837,7 +848,7 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, .
         w.events.append(Event("commit", {"side": SIDES[side]}))
         w.play_round()
         return w.freeze(n), tuple(w.events)
-    if kind is Pick:
+    if type(action) is Pick:
         card = action.card
         players = _set(state.players, side, _player(p, pick=card))
         name = state.decks[side][card].name
@@ -862,6 +873,7 @@ def apply(state: MatchState, action: Action) -> tuple[MatchState, tuple[Event, .
             Event("surrender", {"side": SIDES[side]}),
             _end_event(SIDES[winner], reason, state.round, hp_a, hp_b),
         )
+    assert type(action) is Boost  # every other kind returned above
     return _boost(state, action, p, n)
 
 
@@ -1288,7 +1300,7 @@ class _Side:
         self.card_hp = list(p.card_hp)
         self.card_def = list(p.card_def)
         self.deployed = p.deployed
-        self.pick = p.pick
+        self.pick: int | None = p.pick
         self.boosts_used = p.boosts_used
         self.boosts_round = p.boosts_round
         self.rage = p.rage
@@ -1309,7 +1321,7 @@ class _Side:
             self.atk = self.passive = self.last_breath = self.deficit = 0
             self.skill = None
             self.pass_kind = None
-        self.deploy_value = None  # the Deploy value of a card that entered this round
+        self.deploy_value: int | None = None  # the Deploy value of a card entering this round
 
     def freeze(self, over: bool) -> PlayerState:
         """The side after the round: its plan (pick, boost count, Rage) cleared unless the
@@ -1559,7 +1571,8 @@ class _Work:
         if value is None:
             return
         if not w.on_field:  # destroyed by an earlier Deploy before its own could fire
-            card = w.deck[w.pick]  # type: ignore[index]
+            assert w.pick is not None  # it was picked to enter this round
+            card = w.deck[w.pick]
             self.events.append(
                 Event("deploy.lost", {"side": SIDES[side], "card": w.pick, "name": card.name})
             )
@@ -1834,8 +1847,8 @@ class _Work:
         dead = [side for side in order if self.sides[side].card_hp[self.sides[side].card] <= 0]
         # Both leave the field first, then the Last Breaths fire in initiative order.
         dying = [(side, self._leave(side)) for side in dead]
-        for side, i in dying:
-            self._last_breath(side, i)
+        for gone, i in dying:
+            self._last_breath(gone, i)
 
 
 def _hit(target: _Side, i: int, amount: int, pierce: bool) -> tuple[int, int]:

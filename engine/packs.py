@@ -70,7 +70,7 @@ from fractions import Fraction
 from functools import lru_cache, reduce
 from statistics import median
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from engine.data import PACK_TIER_WEIGHT, PACK_TIERS
 from engine.types import Rarity
@@ -252,7 +252,7 @@ def _candidate(i: int, item: object) -> PackCandidate:
         card_id, rarity = item.card_id, item.rarity
     else:
         try:
-            card_id, rarity = item  # type: ignore[misc]
+            card_id, rarity = cast(Any, item)
         except (TypeError, ValueError):
             raise InvalidOfferError(
                 "candidate",
@@ -494,13 +494,13 @@ def _walk(start: tuple[int, ...], picks: int) -> dict[tuple[int, ...], int]:
                 after = key + digit[i]
                 following[after] = get(after, 0) + weight * factor
         states = following
-    mixes = {}
+    mixes: dict[tuple[int, ...], int] = {}
     for key, weight in states.items():
-        drawn = []
+        counts = []
         for _ in range(width):
             key, count = divmod(key, base)
-            drawn.append(count)
-        mixes[tuple(drawn)] = weight
+            counts.append(count)
+        mixes[tuple(counts)] = weight
     return mixes
 
 

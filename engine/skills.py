@@ -266,7 +266,8 @@ def role_from_infos(
         vote = info.vote
         if vote is not None:
             votes.append(vote)
-            trace.append(info.vote_step)  # type: ignore[arg-type]
+            assert info.vote_step is not None  # set together with the vote
+            trace.append(info.vote_step)
             totals[vote.role] = totals.get(vote.role, 0) + vote.weight
     if not votes:
         lines = role_hash_lines(card)

@@ -383,9 +383,9 @@ class InvalidMoveError(ValueError):
 
 
 def _grade(value: object) -> Decimal:
-    if type(value) not in (int, float, Decimal):
+    if type(value) not in (int, float, Decimal) or not isinstance(value, int | float | Decimal):
         raise InvalidSlabError("grade", f"A grade must be a number (got {value!r}).", grade=value)
-    grade = Decimal(value)  # type: ignore[arg-type]  # exact: halves are exact floats
+    grade = Decimal(value)  # exact: halves are exact floats
     if not grade.is_finite() or not GRADE_MIN <= grade <= GRADE_MAX or grade % GRADE_STEP != 0:
         raise InvalidSlabError(
             "grade",

@@ -20,7 +20,7 @@ import enum
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 _T = TypeVar("_T")
 
@@ -87,6 +87,8 @@ class Rarity(_ValueEnum):
     EPIC = "epic"
     LEGENDARY = "legendary"
 
+    _rank_: int  # set on each member below: the order, read by the comparisons
+
     @property
     def rank(self) -> int:
         """Position in the order (FREE = 0 … LEGENDARY = 4)."""
@@ -101,23 +103,23 @@ class Rarity(_ValueEnum):
     # ``Rarity.RARE < "epic"``), never compared letter by letter.
 
     def __lt__(self, other: object) -> bool:
-        return self._rank_ < _rank_of(other)  # type: ignore[attr-defined, no-any-return]
+        return self._rank_ < _rank_of(other)
 
     def __le__(self, other: object) -> bool:
-        return self._rank_ <= _rank_of(other)  # type: ignore[attr-defined, no-any-return]
+        return self._rank_ <= _rank_of(other)
 
     def __gt__(self, other: object) -> bool:
-        return self._rank_ > _rank_of(other)  # type: ignore[attr-defined, no-any-return]
+        return self._rank_ > _rank_of(other)
 
     def __ge__(self, other: object) -> bool:
-        return self._rank_ >= _rank_of(other)  # type: ignore[attr-defined, no-any-return]
+        return self._rank_ >= _rank_of(other)
 
 
 def _rank_of(other: object) -> int:
-    if other.__class__ is Rarity:
-        return other._rank_  # type: ignore[attr-defined, no-any-return]
+    if isinstance(other, Rarity):
+        return other._rank_
     try:
-        return _RARITY_RANK[Rarity(other)]
+        return _RARITY_RANK[Rarity(cast(str, other))]
     except ValueError:
         raise TypeError(f"cannot compare a Rarity with {other!r}") from None
 
@@ -125,7 +127,7 @@ def _rank_of(other: object) -> int:
 _RARITIES: tuple[Rarity, ...] = tuple(Rarity)
 _RARITY_RANK: dict[Rarity, int] = {r: i for i, r in enumerate(_RARITIES)}
 for _rarity, _rank in _RARITY_RANK.items():
-    _rarity._rank_ = _rank  # type: ignore[attr-defined]  # order, read by the comparisons
+    _rarity._rank_ = _rank
 del _rarity, _rank
 
 
@@ -315,7 +317,7 @@ def fast_init(cls: type[_T]) -> type[_T]:
     >>> Stats.make(atk=1, hp=2, def_=0, ability=0) == Stats(1, 2, 0, 0)
     True
     """
-    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    fields = dataclasses.fields(cast(Any, cls))
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} has __post_init__")
     namespace: dict[str, object] = {"_new": object.__new__, "_cls": cls}
@@ -337,12 +339,13 @@ def fast_init(cls: type[_T]) -> type[_T]:
         f"def make(*, {', '.join(params)}):\n    self = _new(_cls)\n{body}\n    return self\n"
     )
     exec(source, namespace)  # the source is built from the class's own field names
-    init: Callable[..., None] = namespace["__init__"]  # type: ignore[assignment]
+    init = cast(Callable[..., None], namespace["__init__"])
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    make: Callable[..., _T] = namespace["make"]  # type: ignore[assignment]
+    make = cast(Callable[..., _T], namespace["make"])
     make.__qualname__ = f"{cls.__qualname__}.make"
-    cls.__init__ = init  # type: ignore[misc]
-    cls.make = staticmethod(make)  # type: ignore[attr-defined]
+    # Set on the class by name: a class that calls ``make`` declares it as a ClassVar.
+    setattr(cls, "__init__", init)  # noqa: B010
+    setattr(cls, "make", staticmethod(make))  # noqa: B010
     return cls
 
 

@@ -277,9 +277,6 @@ class CompareForm(forms.Form):
 # The advanced search: a form that writes the query
 
 
-ANY = ""
-
-
 def _bounded(label: object, high: int = 10**9 - 1) -> BoundedIntegerField:
     return BoundedIntegerField(
         label=label,

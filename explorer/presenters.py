@@ -28,7 +28,7 @@ from cards.art import CardArt, card_art
 from cards.query import SORTS, Query, QueryError, describe, describe_sort
 from cards.search import count_searches, search_cards, search_count, search_page
 from cards.specs import card_spec
-from core.labels import label, label_of, rule_label, template_label
+from core.labels import card_title, label, label_of, rule_label, template_label
 from core.links import route_path, token_path
 from core.memo import table
 from core.narration import Kept
@@ -746,12 +746,6 @@ class CardRow:
         return ngettext(
             "%(counter)s burned sticker", "%(counter)s burned stickers", self.burned
         ) % {"counter": self.burned}
-
-
-def card_title(name: str, token: int) -> str:
-    """A card's name with its token, once ("Sprocket #23"; demo names carry it already)."""
-    suffix = f"#{token}"
-    return name if name.endswith(suffix) else f"{name} {suffix}"
 
 
 def card_row(values: Mapping[str, Any]) -> CardRow:

@@ -91,13 +91,13 @@ def attribute_catalogue() -> Catalogue:
     """Every attribute of the collection as engine values, by slot: one query per
     collection version and process (``core.memo.memo``), since every card page needs it
     and it changes only with the collection."""
-    return memo("explorer:catalogue", ("cards",), _load_catalogue)  # type: ignore[return-value]
+    return memo("explorer:catalogue", ("cards",), _load_catalogue)
 
 
 def combos() -> tuple[ComboSpec, ...]:
     """Every combo as engine values, named in the active language: one query per
     collection version, language and process."""
-    return memo(  # type: ignore[return-value]
+    return memo(
         f"explorer:combos:{get_language()}", ("cards",), lambda: combo_specs(localized=True)
     )
 

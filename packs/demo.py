@@ -123,7 +123,7 @@ def load_demo_pools() -> list[Pool]:
                 description_ru=demo.description_ru,
                 position=position * 10,
             )
-            tokens = Card.objects.filter(demo.cards, starter=False).values_list("id", flat=True)
+            tokens = Card.objects.collectible().filter(demo.cards).values_list("id", flat=True)
             pool.cards.set(list(tokens))
             created.append(pool)
         analyze(Pool, Pool.cards.through)
@@ -139,7 +139,7 @@ def load_demo_packs(
         say(f"Booster pools: {len(created)} created ({', '.join(p.slug for p in created)}).")
     if PowerRun.objects.exists():
         return
-    if not Card.objects.filter(starter=False).exists():
+    if not Card.objects.collectible().exists():
         say("Power promise: no catalogue card to measure yet.")
         return
     run = services.compute_power(per_tier=per_tier)

@@ -8,7 +8,7 @@ from the exact value (never through a float that would turn 2/3 into 66.6%).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -16,13 +16,13 @@ from fractions import Fraction
 from django.conf import settings
 from django.urls import reverse
 from django.utils.formats import number_format
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from cards.art import CardArt, card_art
 from cards.models import Card
 from core.labels import label, label_of
 from core.links import token_path
+from core.translated import LocalizedText, localized
 from engine.data import PACK_TIERS
 from engine.packs import (
     POWER_STEP_LIMIT,
@@ -119,25 +119,6 @@ def count(value: Fraction) -> str:
 
 # ---------------------------------------------------------------------------
 # Pools
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A translated field as shown: its value, its language, and whether it fell back."""
-
-    value: str
-    lang: str
-    fallback: bool
-
-
-def localized(pool: Pool, field: str) -> Text:
-    """``pool.<field>_<language>``, or the English text, flagged, when that is empty."""
-    lang = (get_language() or DEFAULT_LANGUAGE).split("-")[0]
-    value = getattr(pool, f"{field}_{lang}", None) or ""
-    if value.strip() or lang == DEFAULT_LANGUAGE:
-        return Text(value, lang, False)
-    english = getattr(pool, f"{field}_{DEFAULT_LANGUAGE}", None) or ""
-    return Text(english, DEFAULT_LANGUAGE, bool(english.strip()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +229,8 @@ def percent_chart(title: str, rows: Sequence[tuple[str, str, Fraction, Fraction 
 @dataclass(frozen=True, slots=True)
 class PoolSummary:
     slug: str
-    name: Text
-    description: Text
+    name: LocalizedText
+    description: LocalizedText
     pack_size: int
     cards: int
     tiers: tuple[tuple[str, str, int], ...]  # (rarity, label, count)
@@ -286,11 +267,6 @@ class CardTile:
     flag: str | None = None
     flag_label: str | None = None
     count: int = 0
-
-
-def card_name(card: Card) -> str:
-    suffix = f"#{card.token}"
-    return card.name if card.name.endswith(suffix) else f"{card.name} {suffix}"
 
 
 def card_tile(
@@ -549,7 +525,3 @@ def check_view(check: OddsCheck, seed: int, names: Mapping[int, str]) -> CheckVi
 
 def odds_by_tier(odds: OfferOdds) -> dict[str, Fraction]:
     return {t.rarity.value: t.per_card for t in odds.tiers}
-
-
-def flagged_first(tiles: Iterable[CardTile]) -> list[CardTile]:
-    return sorted(tiles, key=lambda t: (t.flag is None, t.token))

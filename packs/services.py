@@ -123,7 +123,7 @@ def compute_power(
     started = time.perf_counter()
     collection = versions.current("cards")
     cards: list[MatchCard] = []
-    for batch in iter_card_specs(Card.objects.filter(starter=False)):
+    for batch in iter_card_specs(Card.objects.collectible()):
         for _, spec in batch:
             cards.append(MatchCard.from_breakdown(derive(spec), spec.name, str(spec.token)))
     gauntlet = build_gauntlet(cards, per_tier=per_tier, seed=seed)
@@ -134,7 +134,7 @@ def compute_power(
             progress(done, total)
 
     powers = measure_power(cards, gauntlet, seed=seed, games=games, bots=POWER_BOTS, progress=tick)
-    ids = dict(Card.objects.filter(starter=False).values_list("token", "id"))
+    ids = dict(Card.objects.collectible().values_list("token", "id"))
     with transaction.atomic():
         PowerRun.objects.all().delete()
         run = PowerRun.objects.create(

@@ -28,6 +28,7 @@ from cards.models import Card
 from core.cache import cached_page
 from core.htmx import render_page, wants_partial
 from core.labels import label, label_of
+from core.sessions import session_key
 from engine.packs import check_odds, new_card_odds, offer_odds, power_report
 from engine.types import Rarity
 
@@ -41,13 +42,6 @@ CARDS_PER_PAGE = 24
 BINDER_PER_PAGE = 48
 RECENT_OPENINGS = 20
 NAV = {"nav_section": "packs"}
-
-
-def _session_key(request: HttpRequest, *, create: bool = False) -> str | None:
-    if create and request.session.session_key is None:
-        request.session["packs"] = True  # a modified session is saved and its cookie set
-        request.session.save()
-    return request.session.session_key
 
 
 def _page(request: HttpRequest, items: Any, per_page: int) -> Page:
@@ -140,7 +134,7 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def pool_open(request: HttpRequest, slug: str) -> HttpResponse:
     """Open one pack: the seed is drawn now, the opening stored, then its permalink."""
     pool = selectors.pool_or_404(slug)
-    key = _session_key(request, create=True) or ""
+    key = session_key(request, create=True) or ""
     token = request.POST.get("csrfmiddlewaretoken") or request.headers.get("X-CSRFToken", "")
     try:
         opened = services.open_pack(pool, key, token)
@@ -202,7 +196,7 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
         )
     replay = selectors.replay(opening)
     base = opening.get_absolute_url()
-    mine = bool(opening.session_key) and opening.session_key == _session_key(request)
+    mine = bool(opening.session_key) and opening.session_key == session_key(request)
     context = {
         "opening": opening,
         "pool": opening.pool,
@@ -241,7 +235,7 @@ class PoolProgress:
 def binder(request: HttpRequest) -> HttpResponse:
     """The cards this session pulled, with counts; each pool's completion and the exact
     chance that its next pack holds something new."""
-    key = _session_key(request)
+    key = session_key(request)
     counts = selectors.binder_counts(key)
     owned_cards = (
         Card.objects.filter(token__in=list(counts))

@@ -119,7 +119,7 @@ def result_text(result: str | None) -> str:
 
 def reason_text(reason: str | None, round_limit: int) -> str:
     """Why a match ended, as a sentence (``round_limit`` is the engine's round cap)."""
-    texts = {
+    texts: dict[str | None, Callable[[], str]] = {
         EndReason.HERO_DEFEATED: lambda: _("A Hero fell to 0 HP."),
         EndReason.BOTH_DEFEATED: lambda: _("Both Heroes fell in the same beat."),
         EndReason.SURRENDER: lambda: _("Surrender."),
@@ -131,7 +131,7 @@ def reason_text(reason: str | None, round_limit: int) -> str:
             _("Round %(round)s reached: the higher Hero HP wins.") % {"round": round_limit}
         ),
     }
-    text = texts.get(reason)  # type: ignore[call-overload]
+    text = texts.get(reason)
     return text() if text is not None else ""
 
 

@@ -71,7 +71,7 @@ def cards_by_tokens(tokens: list[int]) -> list[Card]:
 
 def suggested_deck(rng: random.Random) -> list[Card]:
     """One card per role, drawn at random among the catalogue (two queries)."""
-    rows = list(Card.objects.filter(starter=False).order_by("token").values_list("token", "role"))
+    rows = list(Card.objects.collectible().order_by("token").values_list("token", "role"))
     picks: list[int] = []
     for role in (r.value for r in Role):
         tokens = [t for t, r in rows if r == role]

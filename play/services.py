@@ -409,7 +409,7 @@ def run_balance_report(
     """
     started = time.perf_counter()
     cards: dict[str, list[MatchCard]] = {}
-    for batch in iter_card_specs(Card.objects.filter(starter=False)):
+    for batch in iter_card_specs(Card.objects.collectible()):
         for _, spec in batch:
             card = MatchCard.from_breakdown(derive(spec), spec.name)
             cards.setdefault(card.rarity.value, []).append(card)
@@ -456,9 +456,9 @@ def run_balance_report(
             progress(i + 1)
     seconds = time.perf_counter() - started
     data = {
-        "by_mix": by_mix.to_json(sorted(by_mix.keys())),  # type: ignore[type-var]
+        "by_mix": by_mix.to_json(sorted(by_mix.keys(), key=str)),  # the keys are strings
         "by_rarity": by_rarity.to_json(rarities),
-        "by_role": by_role.to_json(sorted(by_role.keys())),  # type: ignore[type-var]
+        "by_role": by_role.to_json(sorted(by_role.keys(), key=str)),
         "higher_rarity": {
             "games": edge.games("all"),
             "wins": edge.wins("all"),

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from cards.query import QueryError, parse
 from core.htmx import render_page, wants_partial
+from core.sessions import session_key
 from engine.match import A, IllegalActionError, InvalidDeckError, Surrender
 
 from . import limits, presenters, selectors, services
@@ -40,13 +41,6 @@ __all__ = [
 ]
 
 
-def _session_key(request: HttpRequest, *, create: bool = False) -> str | None:
-    if create and request.session.session_key is None:
-        request.session["play"] = True  # a modified session gets saved and its cookie set
-        request.session.save()
-    return request.session.session_key
-
-
 # ---------------------------------------------------------------------------
 # Deck builder
 
@@ -63,7 +57,7 @@ def play_index(request: HttpRequest) -> HttpResponse:
     number = data.get("page") or 1
     bot = data.get("bot") or services.BOT_NAME
     source = data.get("source") or SOURCES[0]
-    key = _session_key(request)
+    key = session_key(request)
     binder = selectors.binder(key)
     query_error = None
     results, more = [], False
@@ -142,7 +136,7 @@ def match_start(request: HttpRequest) -> HttpResponse:
         return redirect(presenters.builder_url())
     tokens = form.cleaned_data["card"]
     bot = form.cleaned_data["bot"]
-    key = _session_key(request, create=True) or ""
+    key = session_key(request, create=True) or ""
     try:
         _count_start(request, key)
     except limits.RateLimited as exc:
@@ -160,7 +154,7 @@ def match_start(request: HttpRequest) -> HttpResponse:
 
 
 def _own_match(request: HttpRequest, public_id: UUID) -> Match:
-    match = selectors.match_for_session(public_id, _session_key(request))
+    match = selectors.match_for_session(public_id, session_key(request))
     if match is None:
         raise Http404("No such match in this session.")
     return match
@@ -195,7 +189,7 @@ def _answer(
 
 def _play(request: HttpRequest, public_id: UUID, run) -> HttpResponse:
     """Run one write of the player's (``run(session_key)``) and answer with the board."""
-    key = _session_key(request)
+    key = session_key(request)
     if not key:
         raise Http404("No such match in this session.")
     loaded = notice = None
@@ -213,7 +207,7 @@ def _play(request: HttpRequest, public_id: UUID, run) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, public_id: UUID, code: str) -> HttpResponse:
-    if not _session_key(request):
+    if not session_key(request):
         raise Http404("No such match in this session.")
     return _answer(request, public_id, None, refusal(code))
 
@@ -262,7 +256,7 @@ def match_finish(request: HttpRequest, public_id: UUID) -> HttpResponse:
 @require_POST
 def match_rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
     """A new match with the same decks and the same bot."""
-    key = _session_key(request)
+    key = session_key(request)
     if not key:
         raise Http404("No such match in this session.")
     try:
@@ -280,7 +274,7 @@ def _viewable(request: HttpRequest, public_id: UUID) -> tuple[Match, bool]:
     """A match whose replay and log this visitor may see: their own, or any that is over
     (its permalink can be shared); and whether it is theirs."""
     match = selectors.match_by_id(public_id)
-    owner = match is not None and match.owner_session_key == _session_key(request)
+    owner = match is not None and match.owner_session_key == session_key(request)
     if match is None or not (match.over or owner):
         raise Http404("No such match.")
     return match, owner

@@ -32,6 +32,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language_info, ngettext, pgettext
 
 from core.memo import shared
+from core.translated import LocalizedText, localized
 
 from . import search
 from .diff import FieldDiff, diff_snapshots
@@ -47,10 +48,8 @@ from .rendering import (
 )
 from .selectors import (
     DEFAULT_LANGUAGE,
-    LocalizedText,
     PageDirectory,
     get_published_page,
-    localized,
     page_directory,
     pages_by_section,
     published_page_ids,

@@ -60,10 +60,6 @@ MIN_PREFIX = 3
 MIN_SYNONYM_PREFIX = 4
 
 
-def stem_text(text: str) -> str:
-    return " ".join(stem(w) for w in WORD.findall(text or ""))
-
-
 def index_text(text: str) -> str:
     """What the SQLite index holds for a text: each word's stem, followed by its synonym
     group's key when it has one."""
@@ -282,7 +278,7 @@ def vocabulary() -> Vocabulary:
     takes it from the shared cache when another process built it."""
     from .selectors import DIRECTORY_DEPENDS_ON
 
-    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)  # type: ignore[return-value]
+    return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)
 
 
 def _shared_vocabulary() -> Vocabulary:
@@ -550,8 +546,9 @@ def page_snippet_text(page, lang: str) -> tuple[str, str]:
 
 
 def _body_text(page, lang: str, *, fall_back: bool) -> tuple[str, str]:
+    from core.translated import localized
+
     from .rendering import plain_text
-    from .selectors import localized
 
     updated = page.updated_at.timestamp() if page.updated_at else 0
     parts = (page.pk, page.revision_number, updated, lang, int(fall_back))

@@ -1,6 +1,6 @@
 """Reading wiki pages: what the public may see, in which language, and the page directory.
 
-Display never relies on modeltranslation's silent fallback: ``localized`` reads the
+Display never relies on modeltranslation's silent fallback: ``core.translated.localized`` reads the
 ``_<lang>`` column itself and says when it had to fall back to English.
 """
 
@@ -20,24 +20,6 @@ from .models import Page, PageRevision, Section
 DEFAULT_LANGUAGE = settings.MODELTRANSLATION_DEFAULT_LANGUAGE
 LANGUAGE_CODES = tuple(code for code, _name in settings.LANGUAGES)
 TRANSLATED_FIELDS = ("title", "summary", "body")
-
-
-@dataclass(frozen=True, slots=True)
-class LocalizedText:
-    """A translated field's value as shown, the language it is in, and whether it fell back."""
-
-    value: str
-    lang: str
-    fallback: bool
-
-
-def localized(obj: object, field: str, lang: str) -> LocalizedText:
-    """``obj.<field>_<lang>``, or the English text (flagged) when that one is empty."""
-    value = getattr(obj, f"{field}_{lang}", None) or ""
-    if value.strip() or lang == DEFAULT_LANGUAGE:
-        return LocalizedText(value, lang, False)
-    english = getattr(obj, f"{field}_{DEFAULT_LANGUAGE}", None) or ""
-    return LocalizedText(english, DEFAULT_LANGUAGE, bool(english.strip()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +73,7 @@ def page_directory() -> PageDirectory:
     """The directory for public pages, kept in the process until the wiki's content
     version changes (``wiki.services`` bumps it on every save and delete): no query on a
     request, where reading every page's row took 6 ms at 1,000 pages."""
-    return memo("wiki:directory", DIRECTORY_DEPENDS_ON, read_page_directory)  # type: ignore[return-value]
+    return memo("wiki:directory", DIRECTORY_DEPENDS_ON, read_page_directory)
 
 
 def published_pages() -> QuerySet[Page]:
@@ -124,7 +106,7 @@ def published_page_ids() -> KeysView[int]:
 
 
 def _published_result_rows() -> tuple[tuple[str, ...], dict[int, tuple]]:
-    return memo("wiki:result-rows", DIRECTORY_DEPENDS_ON, _result_rows)  # type: ignore[return-value]
+    return memo("wiki:result-rows", DIRECTORY_DEPENDS_ON, _result_rows)
 
 
 def result_pages(ids: Iterable[int]) -> dict[int, Page]:

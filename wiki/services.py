@@ -21,8 +21,6 @@ from .selectors import LANGUAGE_CODES, TRANSLATED_FIELDS
 
 #: Snapshot keys of the translated fields, e.g. ``title_en``, ``body_ru``.
 TRANSLATED_KEYS = tuple(f"{f}_{code}" for f in TRANSLATED_FIELDS for code in LANGUAGE_CODES)
-#: Snapshot keys of the other fields.
-PLAIN_KEYS = ("slug", "section", "order", "published", "related")
 
 
 class EditConflict(Exception):

@@ -2,6 +2,7 @@
 
 from django import template
 
+from core.labels import card_title as _card_title
 from core.labels import enum_label
 
 register = template.Library()
@@ -15,6 +16,5 @@ def label(value: object, kind: str) -> str:
 
 @register.filter
 def card_title(name: str, token: int) -> str:
-    """A card's name with its token, once: "Sprocket #23" (demo names already carry it)."""
-    suffix = f"#{token}"
-    return name if str(name).endswith(suffix) else f"{name} {suffix}"
+    """A card's name with its token, once: "Sprocket #23" (``core.labels.card_title``)."""
+    return _card_title(str(name), token)

@@ -154,7 +154,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     )
     sim.add_argument("--log", action="store_true", help="add game 0's full event log")
     for p in (stats, team, sim):
-        p.error = parser.error  # type: ignore[method-assign]  # one-line usage errors
+        setattr(p, "error", parser.error)  # noqa: B010  # one-line usage errors
 
 
 def _run(args: argparse.Namespace, out: TextIO) -> int:

@@ -191,3 +191,17 @@ def test_the_wardrobe_always_holds_the_equipped_four(catalogue):
     card.save()
     owned = set(card.wardrobe.values_list("name", flat=True))
     assert {"Hexed Hood", "Iron Crown"} <= owned  # the old one is still owned
+
+
+@pytest.mark.django_db
+def test_collectible_cards_leave_the_starters_out():
+    starter = make_card(1, starter=True, name="Starter Pup #1")
+    first, second = make_card(2), make_card(3)
+    assert set(Card.objects.collectible()) == {first, second}
+    assert list(Card.objects.filter(token__gt=2).collectible()) == [second]
+    assert starter in Card.objects.all()
+
+
+def test_a_card_is_titled_by_its_name_and_token_once():
+    assert str(Card(token=23, name="Sprocket")) == "Sprocket #23"
+    assert str(Card(token=7, name="Pup #7")) == "Pup #7"

@@ -210,3 +210,36 @@ def test_action_json_round_trips() -> None:
             assert exc.code == "bad_action"
         else:  # pragma: no cover
             raise AssertionError(bad)
+
+
+def _accepted(state: ArenaState, side: int) -> set:
+    """Every action of ``side`` that ``apply`` takes in ``state``, out-of-range slabs tried."""
+    n = len(state.sides[side].hp)
+    tried = [Swap(side, i) for i in range(-1, n + 1)] + [Replace(side, i) for i in range(-1, n + 1)]
+    tried += [Attack(side, move) for move in SlabMove]
+    tried += [Pass(side), Timeout(side), Surrender(side)]
+    accepted = set()
+    for action in tried:
+        try:
+            apply(state, action)
+        except IllegalActionError:
+            continue
+        accepted.add(action)
+    return accepted
+
+
+@settings(max_examples=40, deadline=None)
+@given(team_a=teams(), team_b=teams(), seed=st.integers(0, 2**31), bots=st.sampled_from(list(BOTS)))
+def test_legal_actions_list_exactly_what_apply_accepts(team_a, team_b, seed, bots) -> None:
+    """Both directions, for both sides, in every state of a match: nothing listed is refused
+    and nothing accepted is missing from the list."""
+    state = new_match(team_a, team_b, seed)
+    bot, rng = make_bot(bots), random.Random(seed)
+    while True:
+        for side in (A, 1 - A):
+            listed = legal_actions(state, side, surrender=True, timeout=True)
+            assert len(set(listed)) == len(listed)
+            assert set(listed) == _accepted(state, side), (state.turn, side)
+        if state.over:
+            break
+        state, _ = apply(state, bot.act(state, state.to_move, rng))

@@ -24,6 +24,7 @@ from engine.match import (
     Surrender,
     apply,
     is_legal,
+    legal_actions,
     new_match,
     opening_events,
     replay,
@@ -172,3 +173,39 @@ def test_surrender_is_a_loss_at_any_point(deck_a, deck_b, seed, side):
     assert state.over and state.winner == 1 - side and state.end_reason == "surrender"
     assert [e.code for e in events] == ["surrender", "match.end"]
     assert len(opening_events(state)) == 3
+
+
+def _accepted(state, side: int) -> set:
+    """Every action of ``side`` that ``apply`` takes in ``state``, out-of-range cards tried."""
+    n = len(state.players[side].card_hp)
+    cards = [None, *range(-1, n + 1)]
+    tried = [Pick(side, i) for i in range(-1, n + 1)]
+    tried += [Boost(side, key, card) for key in BOOST_KEYS for card in cards]
+    tried += [Commit(side), Surrender(side)]
+    accepted = set()
+    for action in tried:
+        try:
+            apply(state, action)
+        except IllegalActionError:
+            continue
+        accepted.add(action)
+    return accepted
+
+
+@FAST
+@given(decks("a"), decks("b"), st.integers(0, 2**32))
+def test_legal_actions_list_exactly_what_apply_accepts(deck_a, deck_b, seed):
+    """Both directions, for both sides, in every state of a match: nothing listed is refused
+    and nothing accepted is missing from the list."""
+    rng = random.Random(seed)
+    bot = RandomBot()
+    state = new_match(deck_a, deck_b, seed)
+    while True:
+        for side in (A, B):
+            listed = legal_actions(state, side, surrender=True)
+            assert len(set(listed)) == len(listed)
+            assert set(listed) == _accepted(state, side), (state.round, side)
+        if state.over:
+            break
+        side = A if not state.players[A].committed else B
+        state, _ = apply(state, bot.act(state, side, rng))

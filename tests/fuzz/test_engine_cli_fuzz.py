@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-cli = pytest.importorskip("engine.cli", reason="engine.cli (issue 3) is not there yet")
+from engine import cli
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SLOTS = ["head", "body", "paw", "background"]

@@ -4,16 +4,16 @@ from pathlib import Path
 
 import polib
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 
 class Command(BaseCommand):
     help = "Compile the project's .po translation catalogues (pure Python, no msgfmt)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--force", action="store_true", help="Recompile even when up to date.")
 
-    def handle(self, *args, force: bool = False, **options):
+    def handle(self, *args: object, force: bool = False, **options: object) -> None:
         compiled = 0
         for locale_dir in map(Path, settings.LOCALE_PATHS):
             for po_path in sorted(locale_dir.glob("*/LC_MESSAGES/*.po")):

@@ -16,7 +16,7 @@ DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = [
 class Command(BaseCommand):
     help = "Load the demo collection and the wiki pages when the database has none."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: object, **options: object) -> None:
         from django.apps import apps
 
         for label, model_label, command, kwargs in DEMO_STEPS:
