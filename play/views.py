@@ -18,6 +18,7 @@ from django.shortcuts import redirect
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core import limits as core_limits
 from core.htmx import render_page, wants_partial
 from engine.match import A, IllegalActionError, InvalidDeckError, Surrender
 from explorer.query import QueryError, parse
@@ -127,7 +128,8 @@ def _started(request: HttpRequest, started: services.Started) -> HttpResponse:
 
 
 def _count_start(request: HttpRequest, key: str) -> None:
-    limits.count_start(key, request.META.get("REMOTE_ADDR"))
+    """Count a start before anything is created (``core.limits``); RateLimited if over."""
+    core_limits.count(limits.STARTS, key, core_limits.client_address(request))
 
 
 def match_start(request: HttpRequest) -> HttpResponse:
@@ -142,9 +144,10 @@ def match_start(request: HttpRequest) -> HttpResponse:
         return redirect(presenters.builder_url())
     tokens = form.cleaned_data["card"]
     bot = form.cleaned_data["bot"]
-    key = _session_key(request, create=True) or ""
     try:
-        _count_start(request, key)
+        key = core_limits.admit(
+            limits.STARTS, request, lambda: _session_key(request, create=True) or ""
+        )
     except limits.RateLimited as exc:
         return _rate_limited(request, exc)
     try:
