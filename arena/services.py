@@ -29,6 +29,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import versions
+from core.limits import Budget
 from engine.arena import (
     SIDES,
     A,
@@ -491,6 +492,54 @@ def _player_team(asset_ids: Sequence[str], day: dt.date) -> tuple[SlabStats, ...
     return tuple(d.stats for d in days)  # type: ignore[misc]
 
 
+# How fast a visitor may start matches (``core.limits``: per session, per new visitor,
+# per address) and how many a session keeps in progress: starting one more first applies
+# the clock to the session's matches (one left alone has forfeited after three turns'
+# time), then gives up the oldest still in progress (a surrender).
+STARTS = Budget("arena", per_session=12, per_new_visitor=12, per_address=40)
+ACTIVE_MATCHES_PER_SESSION = 5
+# ``manage.py cleanup`` applies the clock to a match whose turn started longer ago than
+# this: it ends by forfeit (docs/rules.md §8.6) and stays, a finished match, shareable.
+ABANDONED_AFTER = dt.timedelta(minutes=10)
+
+
+def _make_room(session_key: str, now: dt.datetime) -> list[Any]:
+    """Keep the session under ``ACTIVE_MATCHES_PER_SESSION`` in progress with the new one;
+    the public ids of the matches given up."""
+
+    def active() -> list[Any]:
+        return list(
+            ArenaMatch.objects.filter(owner_session_key=session_key, status=MatchStatus.ACTIVE)
+            .order_by("created_at", "id")
+            .values_list("public_id", flat=True)
+        )
+
+    for public_id in active():
+        catch_up(public_id, session_key, now)
+    still = active()
+    given_up = still[: max(0, len(still) - ACTIVE_MATCHES_PER_SESSION + 1)]
+    for public_id in given_up:
+        surrender(public_id, session_key, now)
+    return given_up
+
+
+def settle_abandoned(now: dt.datetime | None = None) -> int:
+    """Apply the clock to every match in progress whose turn started more than
+    ``ABANDONED_AFTER`` ago (its player walked away: it ends by forfeit); how many."""
+    now = now or timezone.now()
+    stale = ArenaMatch.objects.filter(
+        status=MatchStatus.ACTIVE, turn_started_at__lt=now - ABANDONED_AFTER
+    ).values_list("public_id", "owner_session_key")
+    settled = 0
+    for public_id, session_key in list(stale):
+        try:
+            if catch_up(public_id, session_key, now).match.over:
+                settled += 1
+        except ArenaMatch.DoesNotExist:  # deleted meanwhile
+            continue
+    return settled
+
+
 def start_match(
     session_key: str,
     asset_ids: Sequence[str],
@@ -526,6 +575,7 @@ def start_match(
     if bot_team is None:
         raise TeamError("no_bot_team", bracket=str(bracket))
     new_match(player, bot_team, seed, bracket=bracket)
+    given_up = _make_room(session_key, now)
     match = ArenaMatch(
         owner_session_key=session_key,
         seed=seed,
@@ -539,6 +589,7 @@ def start_match(
         turn_started_at=now,
     )
     _opening(match)  # the bot may move first
+    match.given_up = given_up  # not a field: what the view tells the player
     return match
 
 
@@ -556,6 +607,7 @@ def rematch(public_id: Any, session_key: str, now: dt.datetime | None = None) ->
     """A new match with the same two teams (as they were), bracket and bot; a new seed."""
     old = ArenaMatch.objects.get(public_id=public_id, owner_session_key=session_key)
     now = now or timezone.now()
+    given_up = _make_room(session_key, now)
     seed = secrets.randbelow(2**31)
     match = ArenaMatch(
         owner_session_key=session_key,
@@ -570,6 +622,7 @@ def rematch(public_id: Any, session_key: str, now: dt.datetime | None = None) ->
         turn_started_at=now,
     )
     _opening(match)
+    match.given_up = given_up  # not a field: what the view tells the player
     return match
 
 
