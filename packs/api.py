@@ -165,7 +165,9 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    opening = Opening.objects.select_related("pool").filter(public_id=public_id).first()
+    opening = (
+        Opening.objects.select_related("pool", "candidate_list").filter(public_id=public_id).first()
+    )
     if opening is None:
         return error(request, 404, "not_found", _("There is no such opening."))
     replay = selectors.replay(opening)

@@ -9,3 +9,10 @@ class PacksConfig(AppConfig):
     def ready(self) -> None:
         # Pool writes bump the "packs" content version; the wiki's live pool tables.
         from . import macros, signals  # noqa: F401
+
+    def cleanup(self, now) -> list[str]:
+        """``manage.py cleanup``: candidate lists no opening uses any more. Openings stay:
+        their permalinks are shareable."""
+        from .services import delete_unused_candidate_lists
+
+        return [f"Removed {delete_unused_candidate_lists()} unused candidate list(s)."]

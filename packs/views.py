@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from cards.models import Card
+from core import limits
 from core.cache import cached_page
 from core.htmx import render_page, wants_partial
 from core.labels import label, label_of
@@ -140,7 +141,19 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def pool_open(request: HttpRequest, slug: str) -> HttpResponse:
     """Open one pack: the seed is drawn now, the opening stored, then its permalink."""
     pool = selectors.pool_or_404(slug)
-    key = _session_key(request, create=True) or ""
+    try:
+        key = limits.admit(
+            services.OPENINGS, request, lambda: _session_key(request, create=True) or ""
+        )
+    except limits.RateLimited as exc:
+        response = render_page(
+            request,
+            "packs/rate_limited.html",
+            {"pool": pool, "limit": exc.limit, "retry_after": exc.retry_after},
+            status=429,
+        )
+        response["Retry-After"] = str(exc.retry_after)
+        return response
     token = request.POST.get("csrfmiddlewaretoken") or request.headers.get("X-CSRFToken", "")
     try:
         opened = services.open_pack(pool, key, token)
