@@ -21,9 +21,12 @@ class ArenaConfig(AppConfig):
 
     def cleanup(self, now) -> list[str]:
         """``manage.py cleanup``: matches whose player walked away end by forfeit."""
-        from .services import settle_abandoned
+        from .services import delete_orphan_teams, settle_abandoned
 
-        return [f"Ended {settle_abandoned(now)} abandoned arena match(es) by forfeit."]
+        return [
+            f"Ended {settle_abandoned(now)} abandoned arena match(es) by forfeit.",
+            f"Removed {delete_orphan_teams()} team(s) of expired sessions.",
+        ]
 
 
 def _changed(sender, **kwargs) -> None:

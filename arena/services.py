@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core import versions
@@ -69,7 +69,7 @@ from engine.slabs import (
 
 from . import selectors, specs
 from .importing import FeedRow
-from .models import ArenaBalanceReport, ArenaMatch, MatchStatus, Slab, SlabValue
+from .models import ArenaBalanceReport, ArenaMatch, MatchStatus, SessionTeam, Slab, SlabValue
 
 __all__ = [
     "BOT_FOR_PLAYERS",
@@ -156,37 +156,62 @@ class TeamError(ValueError):
         super().__init__(code)
 
 
+def _change_team(session: Any, change: Callable[[list[str]], list[str]]) -> list[str]:
+    """Apply ``change`` to the session's stored team under a lock on its row, so that
+    edits sent at once all count (``SessionTeam``); the new team."""
+    if session.session_key is None:
+        session.save()
+    key = session.session_key
+    with transaction.atomic():
+        row = SessionTeam.objects.select_for_update().filter(session_key=key).first()
+        if row is None:
+            legacy = selectors.clean_team(session.get(selectors.TEAM_SESSION_KEY, []))
+            try:
+                with transaction.atomic():
+                    row = SessionTeam.objects.create(session_key=key, slabs=legacy)
+            except IntegrityError:  # another request made it meanwhile
+                row = SessionTeam.objects.select_for_update().get(session_key=key)
+        team = change(selectors.clean_team(row.slabs))
+        row.slabs = team
+        row.save(update_fields=["slabs", "updated_at"])
+    if selectors.TEAM_SESSION_KEY in session:
+        del session[selectors.TEAM_SESSION_KEY]  # the row holds it now
+    session._arena_team = team
+    return list(team)
+
+
 def edit_team(session: Any, op: str, asset_id: str = "") -> list[str]:
     """Change the session's team: ``add``, ``remove``, ``lead`` (move to the front, on the
     field at the start), ``clear``. Returns the new team (asset IDs). Raises TeamError
-    (``full``, ``unknown_slab``, ``already_in``) and leaves the team as it was."""
-    team = selectors.session_team_ids(session)
-    if op == "clear":
-        team = []
-    elif op == "add":
-        if asset_id in team:
-            raise TeamError("already_in", asset_id=asset_id)
-        if len(team) >= TEAM_SIZE:
-            raise TeamError("full", size=TEAM_SIZE)
-        if not Slab.objects.filter(asset_id=asset_id).exists():
-            raise TeamError("unknown_slab", asset_id=asset_id)
-        team.append(asset_id)
-    elif op == "remove":
-        team = [a for a in team if a != asset_id]
-    elif op == "lead":
-        if asset_id in team:
-            team = [asset_id, *(a for a in team if a != asset_id)]
-    else:  # pragma: no cover - the form only offers the four
+    (``full``, ``unknown_slab``, ``already_in``) and leaves the team as it was. Edits sent
+    at once are applied one after the other (``_change_team``)."""
+    if op not in ("clear", "add", "remove", "lead"):  # pragma: no cover - the form offers four
         raise TeamError("bad_op")
-    session[selectors.TEAM_SESSION_KEY] = team
-    return team
+
+    def change(team: list[str]) -> list[str]:
+        if op == "clear":
+            return []
+        if op == "add":
+            if asset_id in team:
+                raise TeamError("already_in", asset_id=asset_id)
+            if len(team) >= TEAM_SIZE:
+                raise TeamError("full", size=TEAM_SIZE)
+            if not Slab.objects.filter(asset_id=asset_id).exists():
+                raise TeamError("unknown_slab", asset_id=asset_id)
+            return [*team, asset_id]
+        if op == "remove":
+            return [a for a in team if a != asset_id]
+        if asset_id in team:  # lead
+            return [asset_id, *(a for a in team if a != asset_id)]
+        return team
+
+    return _change_team(session, change)
 
 
 def set_team(session: Any, asset_ids: Iterable[str]) -> list[str]:
     """Replace the session's team (a permalink's "use this team", or a drawn team)."""
     team = list(dict.fromkeys(asset_ids))[:TEAM_SIZE]
-    session[selectors.TEAM_SESSION_KEY] = team
-    return team
+    return _change_team(session, lambda _old: team)
 
 
 def _by_value(slab: SlabStats) -> tuple[Decimal, str]:
@@ -538,6 +563,15 @@ def settle_abandoned(now: dt.datetime | None = None) -> int:
         except ArenaMatch.DoesNotExist:  # deleted meanwhile
             continue
     return settled
+
+
+def delete_orphan_teams() -> int:
+    """Delete the teams of sessions that no longer exist (expired, cleared); how many."""
+    from django.contrib.sessions.models import Session
+
+    orphans = SessionTeam.objects.exclude(session_key__in=Session.objects.values("session_key"))
+    deleted, _ = orphans.delete()
+    return deleted
 
 
 def start_match(

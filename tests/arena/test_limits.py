@@ -81,5 +81,9 @@ def test_cleanup_ends_a_match_its_player_walked_away_from(client, slabs, rookie_
     assert match.status == MatchStatus.LOST and match.end_reason == "forfeit"
     assert recent.status == MatchStatus.ACTIVE
     assert "Ended 1 abandoned arena match(es)" in out.getvalue()
+    assert "Removed 0 team(s) of expired sessions" in out.getvalue()
+    Session.objects.all().delete()
+    call_command("cleanup", stdout=out)
+    assert "Removed 1 team(s) of expired sessions" in out.getvalue()
     # Finished, it stays: its replay is public.
     assert client.get(url("arena:match-replay", public_id=match.public_id)).status_code == 200
