@@ -548,3 +548,12 @@ def test_the_preview_is_in_the_language_previewed_with_notices_in_the_editors(ad
     bad = form_data(page, body_en="Text", body_ru="{{ nope }}")
     problems = admin_client.post("/en/admin/wiki/page/preview/?lang=ru", bad).content.decode()
     assert "there is no table called “nope”" in problems  # the editor's language
+
+
+def test_a_twenty_digit_related_page_is_not_a_valid_choice_for_an_editor(client, editor):
+    """Issue 26: on SQLite the id overflowed in ``pk__in`` (a 500)."""
+    page = make_page("energy")
+    response = client.post(change_url(page), form_data(page, related=["99999999999999999999"]))
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not page.related.exists()
