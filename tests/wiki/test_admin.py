@@ -557,3 +557,28 @@ def test_a_twenty_digit_related_page_is_not_a_valid_choice_for_an_editor(client,
     assert response.status_code == 200
     assert "Select a valid choice" in response.content.decode()
     assert not page.related.exists()
+
+
+def test_two_staff_adding_one_slug_at_once_get_the_form_error(admin_client, monkeypatch):
+    """Issue 26: the other add commits between this form's unique check and its save (on
+    PostgreSQL an IntegrityError and a 500 before): the form says the address is taken."""
+    from wiki.forms import PageAdminForm
+
+    make_page("energy", title_en="Theirs")  # committed by the other staff member...
+    check = PageAdminForm.validate_unique
+    missed = []
+
+    def check_too_early(self):  # ...after this form had checked the address
+        if not missed:
+            missed.append(True)
+            return None
+        return check(self)
+
+    monkeypatch.setattr(PageAdminForm, "validate_unique", check_too_early)
+    data = {"slug": "energy", "title_en": "Mine", "body_en": "NRG", "section": "match"}
+    data.update({"order": 3, "published": "on", "edit_summary": "", "title_ru": ""})
+    data.update({"body_ru": "", "summary_en": "", "summary_ru": ""})
+    response = admin_client.post(reverse("admin:wiki_page_add"), data)
+    assert response.status_code == 200
+    assert "already exists" in response.content.decode()
+    assert list(Page.objects.values_list("title_en", flat=True)) == ["Theirs"]
