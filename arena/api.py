@@ -22,6 +22,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from core.context_processors import site_origin
 from engine.slabs import SlabStats
 
 from . import selectors, specs
@@ -33,6 +34,12 @@ MAX_PAGE_SIZE = 200
 CACHE_CONTROL = "public, max-age=60"
 
 __all__ = ["slab_detail", "slab_list"]
+
+
+def _absolute(request: HttpRequest, path: str) -> str:
+    """An absolute link on the configured origin (``DJANGO_SITE_ORIGIN``), never the
+    Host header's: cached responses are served to everyone."""
+    return site_origin(request) + path
 
 
 def _json(data: Any, status: int = 200) -> HttpResponse:
@@ -110,12 +117,12 @@ def _slab_json(request: HttpRequest, d: selectors.SlabDay, fits: Any) -> dict[st
         "value_date": d.value_date.isoformat() if d.value_date else None,
         **_stats_json(d.stats),
         "brackets": [str(b) for b in (fits[0] if fits else ())],
-        "url": request.build_absolute_uri(url),
-        "page_url": request.build_absolute_uri(
-            reverse("arena:slab-detail", kwargs={"asset_id": d.asset_id})
+        "url": _absolute(request, url),
+        "page_url": _absolute(
+            request, reverse("arena:slab-detail", kwargs={"asset_id": d.asset_id})
         ),
-        "picture_url": request.build_absolute_uri(
-            reverse("arena:slab-picture", kwargs={"asset_id": d.asset_id})
+        "picture_url": _absolute(
+            request, reverse("arena:slab-picture", kwargs={"asset_id": d.asset_id})
         ),
     }
 
@@ -140,7 +147,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
     base = reverse("api_arena:slabs")
 
     def link(n: int) -> str:
-        return request.build_absolute_uri(f"{base}?{urlencode([*params, ('page', n)])}")
+        return _absolute(request, f"{base}?{urlencode([*params, ('page', n)])}")
 
     return _json(
         {

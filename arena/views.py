@@ -28,6 +28,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django.views.decorators.vary import vary_on_headers
 
 from core import limits
+from core.context_processors import site_origin
 from core.htmx import render_page, wants_partial
 from core.labels import describe, label
 from engine.arena import IllegalActionError
@@ -79,6 +80,12 @@ __all__ = [
     "team_detail",
     "team_edit",
 ]
+
+
+def _absolute(request: HttpRequest, path: str) -> str:
+    """An absolute link on the configured origin (``DJANGO_SITE_ORIGIN``), never the
+    Host header's: cached responses are served to everyone."""
+    return site_origin(request) + path
 
 
 def _session_key(request: HttpRequest, *, create: bool = False) -> str | None:
@@ -328,7 +335,7 @@ def _team_context(
         "teams_url": leagues_url("teams"),
         "brackets_url": leagues_url("brackets"),
         "elements_url": leagues_url("element"),
-        "absolute_permalink": request.build_absolute_uri(view.permalink),
+        "absolute_permalink": _absolute(request, view.permalink),
         "turn_seconds": TURN_SECONDS,
         "bot_help": [(label(b), describe(b)) for b in services.PLAYER_BOTS[::-1]],
         **_team_bar(request, today),

@@ -32,6 +32,7 @@ from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
 from cards.specs import card_spec
 from core.cache import cached_page
+from core.context_processors import site_origin
 from core.links import token_path_parts
 from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
@@ -101,7 +102,9 @@ def api_view(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
 
 def _absolute(request: HttpRequest, path: str) -> str:
-    return request.build_absolute_uri(path)
+    """An absolute link on the configured origin (``DJANGO_SITE_ORIGIN``), never the
+    Host header's: cached responses are served to everyone."""
+    return site_origin(request) + path
 
 
 # ---------------------------------------------------------------------------
@@ -170,7 +173,7 @@ _LINKS = (
 
 def _card_links_maker(request: HttpRequest) -> Callable[[int], dict[str, str]]:
     """A card's three links (absolute), for any number of cards of one request."""
-    origin = request.build_absolute_uri("/")[:-1]
+    origin = site_origin(request)
     paths = []
     for name, route in _LINKS:
         before, after = token_path_parts(route)

@@ -28,6 +28,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from core.context_processors import site_origin
 from engine.packs import POWER_STEP_LIMIT, offer_odds, power_report
 
 from . import presenters, selectors
@@ -63,7 +64,9 @@ def _exact(value: Fraction) -> dict[str, Any]:
 
 
 def _absolute(request: HttpRequest, path: str) -> str:
-    return request.build_absolute_uri(path)
+    """An absolute link on the configured origin (``DJANGO_SITE_ORIGIN``), never the
+    Host header's: cached responses are served to everyone."""
+    return site_origin(request) + path
 
 
 def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
