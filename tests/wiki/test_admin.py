@@ -582,3 +582,25 @@ def test_two_staff_adding_one_slug_at_once_get_the_form_error(admin_client, monk
     assert response.status_code == 200
     assert "already exists" in response.content.decode()
     assert list(Page.objects.values_list("title_en", flat=True)) == ["Theirs"]
+
+
+def test_the_russian_preview_does_not_parse_an_english_body_past_the_limits(
+    admin_client, monkeypatch
+):
+    """Issue 26: a 700 KB English body took 14 s to preview in Russian (its headings were
+    parsed for anchor aliases); a body that could not be saved is not parsed."""
+    from wiki import presenters
+    from wiki.limits import MAX_BODY_CHARS
+
+    parsed = []
+    real = presenters.extract_headings
+    monkeypatch.setattr(presenters, "extract_headings", lambda t: parsed.append(len(t)) or real(t))
+    huge = "## Heading\n\nText.\n\n" * (MAX_BODY_CHARS // 10)
+    data = {"title_en": "T", "title_ru": "Т", "summary_en": "", "summary_ru": ""}
+    data.update({"body_en": huge, "body_ru": "## Заголовок\n\nТекст."})
+    response = admin_client.post(reverse("admin:wiki_page_preview") + "?lang=ru", data)
+    assert response.status_code == 200 and "Заголовок" in response.content.decode()
+    assert parsed == []
+    data["body_en"] = "## Heading\n\nText."
+    admin_client.post(reverse("admin:wiki_page_preview") + "?lang=ru", data)
+    assert parsed == [len(data["body_en"])]  # a body within the limits still gives aliases
