@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from cards.models import Card
@@ -40,7 +41,10 @@ from engine.packs import (
     GAUNTLET_PER_TIER,
     GAUNTLET_SEED,
     POWER_BOTS,
+    OddsCheck,
+    PackPool,
     build_gauntlet,
+    check_odds,
     draw_offer,
     measure_power,
 )
@@ -58,6 +62,10 @@ SEED_BITS = 63  # the seed fits a signed 64-bit column on every database
 # How fast a visitor may open packs (``core.limits``: per session, per new visitor, per
 # address; counted before a session is created).
 OPENINGS = Budget("packs", per_session=20, per_new_visitor=12, per_address=60)
+# Odds checks that draw (a check asked before is served from the cache): each costs up
+# to half a second of a worker, so they are counted like openings.
+CHECKS = Budget("packs-check", per_session=10, per_new_visitor=10, per_address=30)
+CHECK_CACHE_SECONDS = 60 * 60
 
 
 class EmptyPoolError(ValueError):
@@ -129,6 +137,30 @@ def delete_unused_candidate_lists() -> int:
     (``manage.py cleanup``). A list in use stays with its openings, which stay."""
     deleted, _ = CandidateList.objects.filter(openings__isnull=True).delete()
     return deleted
+
+
+# ---------------------------------------------------------------------------
+# Checking the odds
+
+
+def _check_key(pool_now: PackPool, pack_size: int, packs: int, seed: int) -> str:
+    listed = [[c.card_id, c.rarity.value] for c in pool_now.candidates]
+    return f"packs:check:{candidate_digest(listed)}:{pack_size}:{packs}:{seed}"
+
+
+def cached_check(pool_now: PackPool, pack_size: int, packs: int, seed: int) -> OddsCheck | None:
+    """A check already drawn for this candidate list (its odds version), pack size, number
+    of packs and seed — the same draw, since the seed decides it — or None."""
+    return cache.get(_check_key(pool_now, pack_size, packs, seed))
+
+
+def odds_check(pool_now: PackPool, pack_size: int, packs: int, seed: int) -> OddsCheck:
+    """Draw ``packs`` packs with ``seed`` and compare them with the exact odds (0.1 to
+    0.5 s for the largest checks), keeping the result for the next asker. The view asks
+    ``cached_check`` first and counts a new draw against ``CHECKS``."""
+    check = check_odds(pool_now, pack_size, packs, seed)
+    cache.set(_check_key(pool_now, pack_size, packs, seed), check, CHECK_CACHE_SECONDS)
+    return check
 
 
 # ---------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from core import limits
 from core.cache import cached_page
 from core.htmx import render_page, wants_partial
 from core.labels import label, label_of
-from engine.packs import check_odds, new_card_odds, offer_odds, power_report
+from engine.packs import new_card_odds, offer_odds, power_report
 from engine.types import Rarity
 
 from . import presenters, selectors, services
@@ -331,13 +331,26 @@ def pool_check(request: HttpRequest, slug: str) -> HttpResponse:
         if seed is None:
             seed = secrets.randbits(services.SEED_BITS)
         packs = form.cleaned_data["n"]
-        check = check_odds(candidates, pool.pack_size, packs, seed)
-        names = dict(pool.cards.values_list("token", "name"))
-        context["check"] = presenters.check_view(check, seed, names)
-        context["permalink"] = f"{base}?{urlencode({'n': packs, 'seed': seed})}"
+        check = services.cached_check(candidates, pool.pack_size, packs, seed)
+        if check is None:
+            try:
+                limits.count(
+                    services.CHECKS, request.session.session_key, limits.client_address(request)
+                )
+            except limits.RateLimited as exc:
+                context["refused"] = exc.retry_after
+                status = 429
+            else:
+                check = services.odds_check(candidates, pool.pack_size, packs, seed)
+        if check is not None:
+            names = dict(pool.cards.values_list("token", "name"))
+            context["check"] = presenters.check_view(check, seed, names)
+            context["permalink"] = f"{base}?{urlencode({'n': packs, 'seed': seed})}"
     response = render_page(
         request, "packs/pool_check.html", context, partial="checker", status=status
     )
+    if "refused" in context:
+        response["Retry-After"] = str(context["refused"])
     if context["permalink"] and wants_partial(request):
         response["HX-Push-Url"] = context["permalink"]
     return response

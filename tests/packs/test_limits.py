@@ -45,3 +45,30 @@ def test_a_refused_opening_creates_no_session(site, monkeypatch):
     codes = [open_pack(Client(REMOTE_ADDR="10.2.2.2")).status_code for _ in range(5)]
     assert codes == [302, 302, 429, 429, 429]
     assert Session.objects.count() == 2 and Opening.objects.count() == 2
+
+
+def test_an_odds_check_is_drawn_once_per_version_and_parameters(client, site, monkeypatch):
+    """Issue 26: every anonymous check drew again (0.3-0.45 s)."""
+    drawn = []
+    real = services.check_odds
+    monkeypatch.setattr(services, "check_odds", lambda *a: drawn.append(a[1:]) or real(*a))
+    check = url("pool-check", slug="night-sky")
+    for _ in range(3):
+        assert client.get(check, {"n": 500, "seed": 7}).status_code == 200
+    assert len(drawn) == 1
+    client.get(check, {"n": 500, "seed": 8})
+    client.get(check, {"n": 600, "seed": 7})
+    assert len(drawn) == 3
+
+
+def test_new_odds_checks_are_counted_and_repeats_are_free(client, site, monkeypatch):
+    monkeypatch.setattr(services, "CHECKS", replace(services.CHECKS, per_new_visitor=2))
+    check = url("pool-check", slug="night-sky")
+    codes = [client.get(check, {"n": 100, "seed": s}).status_code for s in range(4)]
+    assert codes == [200, 200, 429, 429]
+    refused = client.get(check, {"n": 100, "seed": 99})
+    assert "Many odds checks were drawn from here" in refused.content.decode()
+    assert int(refused["Retry-After"]) >= 1
+    assert client.get(check, {"n": 100, "seed": 1}).status_code == 200  # already drawn
+    ru = client.get(url("pool-check", "ru", slug="night-sky"), {"n": 100, "seed": 98})
+    assert ru.status_code == 429 and "проверок шансов" in ru.content.decode()
