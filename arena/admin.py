@@ -7,6 +7,7 @@ from django.contrib import admin
 from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext_lazy as _
 
+from core.admin import UniqueRaceAdmin
 from core.labels import label
 from engine.slabs import element_of
 
@@ -21,7 +22,7 @@ class SlabValueInline(admin.TabularInline):
 
 
 @admin.register(Slab)
-class SlabAdmin(admin.ModelAdmin):
+class SlabAdmin(UniqueRaceAdmin, admin.ModelAdmin):
     list_display = ["asset_id", "name", "grade", "year", "latest_value", "element"]
     search_fields = ["asset_id", "name"]
     list_filter = ["grade"]
@@ -46,7 +47,7 @@ class SlabAdmin(admin.ModelAdmin):
 
 
 @admin.register(SlabValue)
-class SlabValueAdmin(admin.ModelAdmin):
+class SlabValueAdmin(UniqueRaceAdmin, admin.ModelAdmin):
     list_display = ["slab", "date", "value"]
     list_filter = ["date"]
     search_fields = ["slab__asset_id", "slab__name"]

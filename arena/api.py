@@ -19,7 +19,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from core.api import api_view, error_response, json_response
+from core.api import absolute, api_view, error_response, json_response
 from engine.slabs import SlabStats
 
 from . import selectors, specs
@@ -75,12 +75,12 @@ def _slab_json(request: HttpRequest, d: selectors.SlabDay, fits: Any) -> dict[st
         "value_date": d.value_date.isoformat() if d.value_date else None,
         **_stats_json(d.stats),
         "brackets": [str(b) for b in (fits[0] if fits else ())],
-        "url": request.build_absolute_uri(url),
-        "page_url": request.build_absolute_uri(
-            reverse("arena:slab-detail", kwargs={"asset_id": d.asset_id})
+        "url": absolute(request, url),
+        "page_url": absolute(
+            request, reverse("arena:slab-detail", kwargs={"asset_id": d.asset_id})
         ),
-        "picture_url": request.build_absolute_uri(
-            reverse("arena:slab-picture", kwargs={"asset_id": d.asset_id})
+        "picture_url": absolute(
+            request, reverse("arena:slab-picture", kwargs={"asset_id": d.asset_id})
         ),
     }
 
@@ -109,7 +109,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
     base = reverse("api_arena:slabs")
 
     def link(n: int) -> str:
-        return request.build_absolute_uri(f"{base}?{urlencode([*params, ('page', n)])}")
+        return absolute(request, f"{base}?{urlencode([*params, ('page', n)])}")
 
     return json_response(
         {

@@ -19,6 +19,15 @@ class ArenaConfig(AppConfig):
                 _changed, sender=model, dispatch_uid=f"arena-{model.__name__}-delete"
             )
 
+    def cleanup(self, now) -> list[str]:
+        """``manage.py cleanup``: matches whose player walked away end by forfeit."""
+        from .services import delete_orphan_teams, settle_abandoned
+
+        return [
+            f"Ended {settle_abandoned(now)} abandoned arena match(es) by forfeit.",
+            f"Removed {delete_orphan_teams()} team(s) of expired sessions.",
+        ]
+
 
 def _changed(sender, **kwargs) -> None:
     """A slab or a value changed (the admin, a script): cached day tables are stale."""

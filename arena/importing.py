@@ -3,9 +3,12 @@ in full before anything is written.
 
 CSV: a header row naming ``asset_id``, ``date`` and ``value`` (any order, other columns
 ignored), one row per value. JSON: a list of objects with those keys (or ``{"values":
-[...]}``). Dates are ``YYYY-MM-DD`` (the UTC day the value locked); values are US dollars
-with at most two decimals, written as a string or a whole number (a JSON number with a
-fraction is refused: money is never a float).
+[...]}``). Dates are ``YYYY-MM-DD`` and nothing else (the UTC day the value locked; an ISO
+week or ordinal date is refused); values are US dollars with at most two decimals, written
+as a string or a whole number (a JSON number with a fraction is refused: money is never a
+float). A comma only groups thousands, in threes ("1,234.50"): any other comma ("1,5",
+"12,50") is ambiguous and refused rather than guessed. A value of more than 10 digits
+before the point, or JSON nested too deeply to read, is a located problem too.
 
 ``read_rows(path)`` parses; ``check_rows(rows, known)`` finds every problem and names its
 place ("line 4 (asset_id)"), so a feed is fixed in one go. The service
@@ -18,6 +21,7 @@ import csv
 import datetime as dt
 import io
 import json
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -29,6 +33,8 @@ __all__ = ["FIELDS", "FeedError", "FeedRow", "RawRow", "check_rows", "read_rows"
 
 FIELDS = ("asset_id", "date", "value")
 MAX_ROWS = 1_000_000
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+GROUPED = re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?", re.ASCII)  # 1,234 or 12,345.50
 
 
 class FeedError(ValueError):
@@ -76,9 +82,13 @@ def read_rows(path: Path) -> list[RawRow]:
 
 def _json_rows(text: str) -> list[RawRow]:
     try:
-        data = json.loads(text, parse_float=lambda s: _Float(s))
+        data = json.loads(text, parse_float=_Float, parse_int=_int)
     except ValueError as exc:
         raise FeedError([f"not valid JSON: {exc}"]) from None
+    except RecursionError:
+        raise FeedError(
+            ["not valid JSON: nested too deeply to read (a feed is a flat list)"]
+        ) from None
     if isinstance(data, dict) and isinstance(data.get("values"), list):
         data = data["values"]
     if not isinstance(data, list):
@@ -134,6 +144,14 @@ class _Float(str):
     """A JSON number with a fraction, kept as text so it can be refused by name."""
 
 
+class _BigInt(str):
+    """A JSON whole number too long to be an int cheaply: text, refused as too large."""
+
+
+def _int(text: str) -> int | str:
+    return int(text) if len(text) <= 30 else _BigInt(text)
+
+
 class _MissingType:
     def __repr__(self) -> str:
         return "missing"
@@ -148,7 +166,7 @@ def _date(raw: Any, where: str, problems: list[str], today: dt.date) -> dt.date 
         return None
     text = str(raw).strip()
     try:
-        if len(text) != 10 or not text.isascii():
+        if not DATE.fullmatch(text):  # fromisoformat also reads "2026-W01-1"
             raise ValueError
         day = dt.date.fromisoformat(text)
     except ValueError:
@@ -172,22 +190,32 @@ def _value(raw: Any, where: str, problems: list[str]) -> Decimal | None:
     if isinstance(raw, bool) or not isinstance(raw, str | int):
         problems.append(f"{where} (value): not an amount of dollars")
         return None
-    text = str(raw).strip().removeprefix("$").replace(",", "") if isinstance(raw, str) else raw
+    shown = f"{str(raw)[:20]!r}… ({len(str(raw))} characters)" if len(str(raw)) > 40 else repr(raw)
+    text = str(raw).strip().removeprefix("$") if isinstance(raw, str) else raw
+    if isinstance(text, str) and "," in text:
+        if not GROUPED.fullmatch(text):
+            problems.append(
+                f"{where} (value): {raw!r} is ambiguous: a comma only groups thousands "
+                "(1,234.50); write cents with a point (1.50)"
+            )
+            return None
+        text = text.replace(",", "")
     try:
         if isinstance(text, str) and not text.isascii():
             raise InvalidOperation
         amount = Decimal(text)
     except (InvalidOperation, ValueError):
-        problems.append(f"{where} (value): {raw!r} is not an amount like 12.40")
+        problems.append(f"{where} (value): {shown} is not an amount like 12.40")
         return None
     if not amount.is_finite() or amount < 0:
-        problems.append(f"{where} (value): {raw!r} must be 0 or more")
+        problems.append(f"{where} (value): {shown} must be 0 or more")
         return None
-    if amount != amount.quantize(Decimal("0.01")):
-        problems.append(f"{where} (value): {raw!r} has more than two decimals (cents)")
+    # Before any arithmetic: a huge exponent makes quantize raise.
+    if amount and amount.adjusted() >= VALUE_MAX_DIGITS - 2:
+        problems.append(f"{where} (value): {shown} is too large")
         return None
-    if amount >= Decimal(10) ** (VALUE_MAX_DIGITS - 2):
-        problems.append(f"{where} (value): {raw!r} is too large")
+    if (amount and amount.adjusted() < -2) or amount != amount.quantize(Decimal("0.01")):
+        problems.append(f"{where} (value): {shown} has more than two decimals (cents)")
         return None
     return amount.quantize(Decimal("0.01"))
 

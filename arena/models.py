@@ -154,6 +154,25 @@ class ArenaMatch(models.Model):
         return self.status != MatchStatus.ACTIVE
 
 
+class SessionTeam(models.Model):
+    """A visitor's team being built: the asset IDs in team order, one row per session.
+
+    Not in the session itself: a session is saved whole at the end of each request, so two
+    edits sent at once would each save their own copy and one would be lost. A change
+    locks this row (``arena.services.edit_team``) and is applied to what is stored."""
+
+    session_key = models.CharField(_("session"), max_length=40, unique=True)
+    slabs = models.JSONField(_("slabs"), default=list, blank=True)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("session team")
+        verbose_name_plural = _("session teams")
+
+    def __str__(self) -> str:
+        return ", ".join(map(str, self.slabs)) or "—"
+
+
 class ArenaBalanceReport(models.Model):
     """One balance run (bot vs bot over the slabs); the Leagues page shows the latest."""
 

@@ -31,7 +31,7 @@ from engine.slabs import (
 )
 
 from . import specs
-from .models import ArenaBalanceReport, ArenaMatch, Slab, SlabValue
+from .models import ArenaBalanceReport, ArenaMatch, SessionTeam, Slab, SlabValue
 
 __all__ = [
     "TEAM_SESSION_KEY",
@@ -39,6 +39,7 @@ __all__ = [
     "SlabFilters",
     "SlabRow",
     "bracket_fits",
+    "clean_team",
     "explore",
     "fits_on",
     "history",
@@ -288,12 +289,29 @@ def explore(
 # The session's team and matches; reports
 
 
-def session_team_ids(session: Any) -> list[str]:
-    """The asset IDs of the session's team, in team order (at most ``TEAM_SIZE``)."""
-    raw = session.get(TEAM_SESSION_KEY, [])
+def clean_team(raw: Any) -> list[str]:
+    """A stored team as asset IDs (anything else dropped), at most ``TEAM_SIZE``."""
     if not isinstance(raw, list):
         return []
     return [str(a) for a in raw if isinstance(a, str)][:TEAM_SIZE]
+
+
+def session_team_ids(session: Any) -> list[str]:
+    """The asset IDs of the session's team, in team order (at most ``TEAM_SIZE``): its
+    ``SessionTeam`` row (a session from before that row existed: the session's own copy).
+    Read once per request (kept on the session object)."""
+    known = getattr(session, "_arena_team", None)
+    if known is not None:
+        return list(known)
+    key = session.session_key
+    stored = (
+        SessionTeam.objects.filter(session_key=key).values_list("slabs", flat=True).first()
+        if key
+        else None
+    )
+    team = clean_team(session.get(TEAM_SESSION_KEY, []) if stored is None else stored)
+    session._arena_team = team
+    return list(team)
 
 
 def session_matches(session_key: str | None, limit: int = 10) -> list[ArenaMatch]:

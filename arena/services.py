@@ -25,10 +25,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from core import versions
+from core.limits import Budget
 from engine.arena import (
     SIDES,
     A,
@@ -68,7 +69,7 @@ from engine.slabs import (
 
 from . import selectors, specs
 from .importing import FeedRow
-from .models import ArenaBalanceReport, ArenaMatch, MatchStatus, Slab, SlabValue
+from .models import ArenaBalanceReport, ArenaMatch, MatchStatus, SessionTeam, Slab, SlabValue
 
 __all__ = [
     "BOT_FOR_PLAYERS",
@@ -155,37 +156,62 @@ class TeamError(ValueError):
         super().__init__(code)
 
 
+def _change_team(session: Any, change: Callable[[list[str]], list[str]]) -> list[str]:
+    """Apply ``change`` to the session's stored team under a lock on its row, so that
+    edits sent at once all count (``SessionTeam``); the new team."""
+    if session.session_key is None:
+        session.save()
+    key = session.session_key
+    with transaction.atomic():
+        row = SessionTeam.objects.select_for_update().filter(session_key=key).first()
+        if row is None:
+            legacy = selectors.clean_team(session.get(selectors.TEAM_SESSION_KEY, []))
+            try:
+                with transaction.atomic():
+                    row = SessionTeam.objects.create(session_key=key, slabs=legacy)
+            except IntegrityError:  # another request made it meanwhile
+                row = SessionTeam.objects.select_for_update().get(session_key=key)
+        team = change(selectors.clean_team(row.slabs))
+        row.slabs = team
+        row.save(update_fields=["slabs", "updated_at"])
+    if selectors.TEAM_SESSION_KEY in session:
+        del session[selectors.TEAM_SESSION_KEY]  # the row holds it now
+    session._arena_team = team
+    return list(team)
+
+
 def edit_team(session: Any, op: str, asset_id: str = "") -> list[str]:
     """Change the session's team: ``add``, ``remove``, ``lead`` (move to the front, on the
     field at the start), ``clear``. Returns the new team (asset IDs). Raises TeamError
-    (``full``, ``unknown_slab``, ``already_in``) and leaves the team as it was."""
-    team = selectors.session_team_ids(session)
-    if op == "clear":
-        team = []
-    elif op == "add":
-        if asset_id in team:
-            raise TeamError("already_in", asset_id=asset_id)
-        if len(team) >= TEAM_SIZE:
-            raise TeamError("full", size=TEAM_SIZE)
-        if not Slab.objects.filter(asset_id=asset_id).exists():
-            raise TeamError("unknown_slab", asset_id=asset_id)
-        team.append(asset_id)
-    elif op == "remove":
-        team = [a for a in team if a != asset_id]
-    elif op == "lead":
-        if asset_id in team:
-            team = [asset_id, *(a for a in team if a != asset_id)]
-    else:  # pragma: no cover - the form only offers the four
+    (``full``, ``unknown_slab``, ``already_in``) and leaves the team as it was. Edits sent
+    at once are applied one after the other (``_change_team``)."""
+    if op not in ("clear", "add", "remove", "lead"):  # pragma: no cover - the form offers four
         raise TeamError("bad_op")
-    session[selectors.TEAM_SESSION_KEY] = team
-    return team
+
+    def change(team: list[str]) -> list[str]:
+        if op == "clear":
+            return []
+        if op == "add":
+            if asset_id in team:
+                raise TeamError("already_in", asset_id=asset_id)
+            if len(team) >= TEAM_SIZE:
+                raise TeamError("full", size=TEAM_SIZE)
+            if not Slab.objects.filter(asset_id=asset_id).exists():
+                raise TeamError("unknown_slab", asset_id=asset_id)
+            return [*team, asset_id]
+        if op == "remove":
+            return [a for a in team if a != asset_id]
+        if asset_id in team:  # lead
+            return [asset_id, *(a for a in team if a != asset_id)]
+        return team
+
+    return _change_team(session, change)
 
 
 def set_team(session: Any, asset_ids: Iterable[str]) -> list[str]:
     """Replace the session's team (a permalink's "use this team", or a drawn team)."""
     team = list(dict.fromkeys(asset_ids))[:TEAM_SIZE]
-    session[selectors.TEAM_SESSION_KEY] = team
-    return team
+    return _change_team(session, lambda _old: team)
 
 
 def _by_value(slab: SlabStats) -> tuple[Decimal, str]:
@@ -491,6 +517,63 @@ def _player_team(asset_ids: Sequence[str], day: dt.date) -> tuple[SlabStats, ...
     return tuple(d.stats for d in days if d.stats is not None)  # all of them (checked above)
 
 
+# How fast a visitor may start matches (``core.limits``: per session, per new visitor,
+# per address) and how many a session keeps in progress: starting one more first applies
+# the clock to the session's matches (one left alone has forfeited after three turns'
+# time), then gives up the oldest still in progress (a surrender).
+STARTS = Budget("arena", per_session=12, per_new_visitor=12, per_address=40)
+ACTIVE_MATCHES_PER_SESSION = 5
+# ``manage.py cleanup`` applies the clock to a match whose turn started longer ago than
+# this: it ends by forfeit (docs/rules.md §8.6) and stays, a finished match, shareable.
+ABANDONED_AFTER = dt.timedelta(minutes=10)
+
+
+def _make_room(session_key: str, now: dt.datetime) -> list[Any]:
+    """Keep the session under ``ACTIVE_MATCHES_PER_SESSION`` in progress with the new one;
+    the public ids of the matches given up."""
+
+    def active() -> list[Any]:
+        return list(
+            ArenaMatch.objects.filter(owner_session_key=session_key, status=MatchStatus.ACTIVE)
+            .order_by("created_at", "id")
+            .values_list("public_id", flat=True)
+        )
+
+    for public_id in active():
+        catch_up(public_id, session_key, now)
+    still = active()
+    given_up = still[: max(0, len(still) - ACTIVE_MATCHES_PER_SESSION + 1)]
+    for public_id in given_up:
+        surrender(public_id, session_key, now)
+    return given_up
+
+
+def settle_abandoned(now: dt.datetime | None = None) -> int:
+    """Apply the clock to every match in progress whose turn started more than
+    ``ABANDONED_AFTER`` ago (its player walked away: it ends by forfeit); how many."""
+    now = now or timezone.now()
+    stale = ArenaMatch.objects.filter(
+        status=MatchStatus.ACTIVE, turn_started_at__lt=now - ABANDONED_AFTER
+    ).values_list("public_id", "owner_session_key")
+    settled = 0
+    for public_id, session_key in list(stale):
+        try:
+            if catch_up(public_id, session_key, now).match.over:
+                settled += 1
+        except ArenaMatch.DoesNotExist:  # deleted meanwhile
+            continue
+    return settled
+
+
+def delete_orphan_teams() -> int:
+    """Delete the teams of sessions that no longer exist (expired, cleared); how many."""
+    from django.contrib.sessions.models import Session
+
+    orphans = SessionTeam.objects.exclude(session_key__in=Session.objects.values("session_key"))
+    deleted, _ = orphans.delete()
+    return deleted
+
+
 def start_match(
     session_key: str,
     asset_ids: Sequence[str],
@@ -526,6 +609,7 @@ def start_match(
     if bot_team is None:
         raise TeamError("no_bot_team", bracket=str(bracket))
     new_match(player, bot_team, seed, bracket=bracket)
+    given_up = _make_room(session_key, now)
     match = ArenaMatch(
         owner_session_key=session_key,
         seed=seed,
@@ -539,6 +623,7 @@ def start_match(
         turn_started_at=now,
     )
     _opening(match)  # the bot may move first
+    match.given_up = given_up  # not a field: what the view tells the player
     return match
 
 
@@ -556,6 +641,7 @@ def rematch(public_id: Any, session_key: str, now: dt.datetime | None = None) ->
     """A new match with the same two teams (as they were), bracket and bot; a new seed."""
     old = ArenaMatch.objects.get(public_id=public_id, owner_session_key=session_key)
     now = now or timezone.now()
+    given_up = _make_room(session_key, now)
     seed = secrets.randbelow(2**31)
     match = ArenaMatch(
         owner_session_key=session_key,
@@ -570,6 +656,7 @@ def rematch(public_id: Any, session_key: str, now: dt.datetime | None = None) ->
         turn_started_at=now,
     )
     _opening(match)
+    match.given_up = given_up  # not a field: what the view tells the player
     return match
 
 

@@ -27,6 +27,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from core import limits
+from core.context_processors import site_origin
 from core.htmx import render_page, wants_partial
 from core.labels import describe, label
 from core.sessions import session_key
@@ -321,7 +323,7 @@ def _team_context(
         "teams_url": leagues_url("teams"),
         "brackets_url": leagues_url("brackets"),
         "elements_url": leagues_url("element"),
-        "absolute_permalink": request.build_absolute_uri(view.permalink),
+        "absolute_permalink": site_origin(request) + view.permalink,
         "turn_seconds": TURN_SECONDS,
         "bot_help": [(label(b), describe(b)) for b in services.PLAYER_BOTS[::-1]],
         **_team_bar(request, today),
@@ -453,7 +455,12 @@ def match_start(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose a bracket and an opponent."))
         return redirect(back)
-    key = session_key(request, create=True) or ""
+    try:
+        key = limits.admit(
+            services.STARTS, request, lambda: session_key(request, create=True) or ""
+        )
+    except limits.RateLimited as exc:
+        return _rate_limited(request, exc)
     try:
         match = services.start_match(
             key,
@@ -468,6 +475,37 @@ def match_start(request: HttpRequest) -> HttpResponse:
     except InvalidTeamError as exc:
         messages.error(request, rule_error_text(exc))
         return redirect(back)
+    return _started(request, match)
+
+
+def _rate_limited(request: HttpRequest, exc: limits.RateLimited) -> HttpResponse:
+    """429: too many match starts; when to try again, in the visitor's language."""
+    response = render(
+        request,
+        "arena/rate_limited.html",
+        {
+            "nav_section": "arena",
+            "limit": exc.limit,
+            "window": exc.window,
+            "retry_after": exc.retry_after,
+        },
+        status=429,
+    )
+    response["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def _started(request: HttpRequest, match: ArenaMatch) -> HttpResponse:
+    """Go to the new match, saying which of the session's matches were given up for it."""
+    if getattr(match, "given_up", None):
+        messages.info(
+            request,
+            _(
+                "You can keep %(max)s arena matches in progress: the oldest was given up "
+                "to make room. Its replay stays in your matches."
+            )
+            % {"max": services.ACTIVE_MATCHES_PER_SESSION},
+        )
     return redirect("arena:match", public_id=match.public_id)
 
 
@@ -616,10 +654,14 @@ def match_surrender(request: HttpRequest, public_id: UUID) -> HttpResponse:
 def match_rematch(request: HttpRequest, public_id: UUID) -> HttpResponse:
     key = _own_or_404(request)
     try:
+        limits.count(services.STARTS, key, limits.client_address(request))
+    except limits.RateLimited as exc:
+        return _rate_limited(request, exc)
+    try:
         match = services.rematch(public_id, key)
     except ArenaMatch.DoesNotExist:
         raise Http404(_("There is no such match in this session.")) from None
-    return redirect("arena:match", public_id=match.public_id)
+    return _started(request, match)
 
 
 @require_safe

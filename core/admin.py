@@ -2,10 +2,45 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_noop, ngettext_lazy
 
-__all__ = ["DJANGO_ADMIN_PLURAL_TEXTS", "DJANGO_ADMIN_TEXTS", "TranslationTabsMedia"]
+__all__ = [
+    "DJANGO_ADMIN_PLURAL_TEXTS",
+    "DJANGO_ADMIN_TEXTS",
+    "TranslationTabsMedia",
+    "UniqueRaceAdmin",
+]
+
+
+class UniqueRaceAdmin:
+    """A save that loses a race on a unique field shows the form error, not a 500.
+
+    The form checks unique fields (a page's address, a pool's) before the save, but two
+    staff adding the same one at once both pass the check, and the second insert breaks
+    the constraint (on PostgreSQL an ``IntegrityError``; SQLite's one writer at a time
+    mostly hides it). The whole change form then runs in a savepoint; after such an error
+    it runs once more, and its unique check, now seeing the other row, says "already
+    exists" on the field. Put it first: ``class PoolAdmin(UniqueRaceAdmin, ...)``.
+    """
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        parent: Any = super()
+        try:
+            with transaction.atomic():
+                return parent.changeform_view(request, object_id, form_url, extra_context)
+        except IntegrityError:
+            return parent.changeform_view(request, object_id, form_url, extra_context)
 
 
 class TranslationTabsMedia:

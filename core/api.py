@@ -71,6 +71,14 @@ _encode_json = json.JSONEncoder(
 # Responses
 
 
+def absolute(request: HttpRequest, path: str) -> str:
+    """An absolute link on the configured origin (``DJANGO_SITE_ORIGIN``), never the Host
+    header's: a cached answer is served to everyone."""
+    from core.context_processors import site_origin
+
+    return site_origin(request) + path
+
+
 def json_response(data: Any, status: int = 200) -> HttpResponse:
     """``data`` as compact JSON (UTF-8, non-ASCII kept)."""
     return json_text(_encode_json(data), status)

@@ -10,3 +10,7 @@ class CoreConfig(AppConfig):
         from .api import autodiscover
 
         autodiscover()  # every app's api_docs.py registers its endpoints (core.api)
+
+        from .lookups import register
+
+        register()  # ``in`` on an integer column ignores numbers it cannot hold

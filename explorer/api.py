@@ -25,8 +25,9 @@ from cards.models import EQUIPPED_FIELDS, Card
 from cards.query import describe
 from cards.search import search_cards, search_page
 from cards.specs import card_spec
-from core.api import api_view, error_response, json_response, json_text
+from core.api import absolute, api_view, error_response, json_response, json_text
 from core.cache import cached_page
+from core.context_processors import site_origin
 from core.links import token_path_parts
 from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
@@ -36,10 +37,6 @@ from .forms import ApiSearchForm, first_error, message_of
 from .selectors import combos, list_rows
 
 BULK_CACHE_CONTROL = "public, max-age=300"
-
-
-def _absolute(request: HttpRequest, path: str) -> str:
-    return request.build_absolute_uri(path)
 
 
 # ---------------------------------------------------------------------------
@@ -55,7 +52,7 @@ _LINKS = (
 
 def _card_links_maker(request: HttpRequest) -> Callable[[int], dict[str, str]]:
     """A card's three links (absolute), for any number of cards of one request."""
-    origin = request.build_absolute_uri("/")[:-1]
+    origin = site_origin(request)
     paths = []
     for name, route in _LINKS:
         before, after = token_path_parts(route)
@@ -145,7 +142,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
     links = _card_links_maker(request)
 
     def link(n: int) -> str:
-        return _absolute(request, f"{base}?{_encode(text, n, size)}")
+        return absolute(request, f"{base}?{_encode(text, n, size)}")
 
     return json_response(
         {

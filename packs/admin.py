@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from cards.models import Card, Rarity
-from core.admin import TranslationTabsMedia
+from core.admin import TranslationTabsMedia, UniqueRaceAdmin
 from engine.packs import PACK_SIZE_MAX, PACK_SIZE_MIN, PackCandidate, offer_odds
 
 from . import presenters
@@ -55,7 +55,7 @@ def odds_preview_html(cards: list[Card], pack_size: int) -> str:
 
 
 @admin.register(Pool)
-class PoolAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
+class PoolAdmin(UniqueRaceAdmin, TranslationTabsMedia, TabbedTranslationAdmin):
     form = PoolAdminForm
     extra_js = ("js/packs_admin.js",)
     list_display = ("name", "slug", "pack_size", "card_count", "position", "updated_at")

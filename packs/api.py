@@ -26,7 +26,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from core.api import api_view, error_response, json_response
+from core.api import absolute, api_view, error_response, json_response
 from engine.packs import POWER_STEP_LIMIT, offer_odds, power_report
 
 from . import presenters, selectors
@@ -37,10 +37,6 @@ def _exact(value: Fraction) -> dict[str, Any]:
     return {"fraction": str(value), "float": float(value)}
 
 
-def _absolute(request: HttpRequest, path: str) -> str:
-    return request.build_absolute_uri(path)
-
-
 def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
     return {
         "object": "pool",
@@ -49,8 +45,8 @@ def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
         "description": presenters.localized(pool, "description").value,
         "pack_size": pool.pack_size,
         "card_count": cards,
-        "url": _absolute(request, reverse("api-packs:pool", kwargs={"slug": pool.slug})),
-        "page_url": _absolute(request, pool.get_absolute_url()),
+        "url": absolute(request, reverse("api-packs:pool", kwargs={"slug": pool.slug})),
+        "page_url": absolute(request, pool.get_absolute_url()),
     }
 
 
@@ -140,7 +136,9 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @api_view(key="opening")
 def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
-    opening = Opening.objects.select_related("pool").filter(public_id=public_id).first()
+    opening = (
+        Opening.objects.select_related("pool", "candidate_list").filter(public_id=public_id).first()
+    )
     if opening is None:
         return error_response(404, "not_found", _("There is no such opening."))
     replay = selectors.replay(opening)
@@ -150,7 +148,7 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
             "id": str(opening.public_id),
             "pool": opening.pool_slug,
             "pool_url": (
-                _absolute(request, reverse("api-packs:pool", kwargs={"slug": opening.pool.slug}))
+                absolute(request, reverse("api-packs:pool", kwargs={"slug": opening.pool.slug}))
                 if opening.pool is not None
                 else None
             ),
@@ -160,7 +158,7 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
             "candidates": [{"token": t, "rarity": r} for t, r in opening.candidates],
             "picks": opening.picks,
             "verification": {"verified": replay.verified, "replayed_picks": list(replay.picks)},
-            "page_url": _absolute(request, opening.get_absolute_url()),
+            "page_url": absolute(request, opening.get_absolute_url()),
         },
     )
 

@@ -13,3 +13,10 @@ class PacksConfig(AppConfig):
         from . import macros, selectors, signals  # noqa: F401
 
         binders.register(selectors.binder_tokens)  # the match demo's "my binder" (cards.binders)
+
+    def cleanup(self, now) -> list[str]:
+        """``manage.py cleanup``: candidate lists no opening uses any more. Openings stay:
+        their permalinks are shareable."""
+        from .services import delete_unused_candidate_lists
+
+        return [f"Removed {delete_unused_candidate_lists()} unused candidate list(s)."]

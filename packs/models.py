@@ -7,7 +7,8 @@
   or ``packs.services``, and left out of any draw if one became Free later.
 * ``Opening`` — one pack opened by one visitor's session: the seed drawn at the
   POST from a cryptographic source, the pool's candidate list as it was (token
-  and tier of each card, in draw order), the pack size and the picks. Its
+  and tier of each card, in draw order: a ``CandidateList``, stored once per
+  version of the list and shared by its openings), the pack size and the picks. Its
   permalink replays the draw from these alone, so a later change to the pool or
   to the collection never changes what an opening shows, and a replay that gives
   other picks is shown as not verified.
@@ -17,6 +18,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -94,6 +97,32 @@ class Pool(models.Model):
         return reverse("packs:pool-detail", kwargs={"slug": self.slug})
 
 
+class CandidateList(models.Model):
+    """A pool's candidate list as it was at some openings — [token, tier] of each card, in
+    draw order — stored once and shared by every opening drawn from it (the list changes
+    only when the pool or a card's tier does). ``digest`` is ``candidate_digest`` of it."""
+
+    digest = models.CharField(_("digest"), max_length=64, unique=True)
+    candidates = models.JSONField(
+        _("candidates"), help_text=_("The pool as it was: [token, tier] of each card, in order.")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("candidate list")
+        verbose_name_plural = _("candidate lists")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{len(self.candidates)} cards ({self.digest[:12]})"
+
+
+def candidate_digest(candidates: list[list]) -> str:
+    """The digest a candidate list is stored under (its compact JSON's SHA-256)."""
+    text = json.dumps(candidates, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 class Opening(models.Model):
     """One opened pack: everything needed to show it and to replay its draw."""
 
@@ -117,8 +146,12 @@ class Opening(models.Model):
     )
     seed = models.PositiveBigIntegerField(_("seed"))
     pack_size = models.PositiveSmallIntegerField(_("pack size"))
-    candidates = models.JSONField(
-        _("candidates"), help_text=_("The pool as it was: [token, tier] of each card, in order.")
+    candidate_list = models.ForeignKey(
+        CandidateList,
+        on_delete=models.PROTECT,
+        related_name="openings",
+        verbose_name=_("candidates"),
+        help_text=_("The pool as it was: [token, tier] of each card, in order."),
     )
     picks = models.JSONField(_("picks"), help_text=_("The tokens drawn, in pick order."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -140,6 +173,11 @@ class Opening(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("packs:opening-detail", kwargs={"public_id": self.public_id})
+
+    @property
+    def candidates(self) -> list[list]:
+        """The pool as it was at this opening: [token, tier] of each card, in order."""
+        return self.candidate_list.candidates
 
 
 class PowerRun(models.Model):

@@ -4,7 +4,8 @@ demo pools.
 Opening a pack (docs/rules.md §7): the seed is drawn at the POST, on the server, from
 ``secrets`` — never earlier, so no page, form or header shown before the opening can
 hold the result. The opening stores that seed, the pool's candidate list as it was
-(token and tier of each card, in draw order), the pack size and the picks.
+(token and tier of each card, in draw order: a ``CandidateList`` row shared by every
+opening of the same list), the pack size and the picks.
 
 A form sent twice opens one pack. Each render of the open form carries a fresh
 one-time token — the form's masked CSRF token, new on every render — and the opening
@@ -26,11 +27,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
 
 from cards.models import Card
 from cards.specs import iter_card_specs
 from core import versions
+from core.limits import Budget
 from engine.derive import derive
 from engine.match import MatchCard
 from engine.packs import (
@@ -38,13 +41,16 @@ from engine.packs import (
     GAUNTLET_PER_TIER,
     GAUNTLET_SEED,
     POWER_BOTS,
+    OddsCheck,
+    PackPool,
     build_gauntlet,
+    check_odds,
     draw_offer,
     measure_power,
 )
 
 from . import selectors
-from .models import CardPower, Opening, Pool, PowerRun
+from .models import CandidateList, CardPower, Opening, Pool, PowerRun, candidate_digest
 from .signals import VERSION
 
 __all__ = ["EmptyPoolError", "Opened", "compute_power", "open_pack", "request_key"]
@@ -52,6 +58,14 @@ __all__ = ["EmptyPoolError", "Opened", "compute_power", "open_pack", "request_ke
 logger = logging.getLogger(__name__)
 
 SEED_BITS = 63  # the seed fits a signed 64-bit column on every database
+
+# How fast a visitor may open packs (``core.limits``: per session, per new visitor, per
+# address; counted before a session is created).
+OPENINGS = Budget("packs", per_session=20, per_new_visitor=12, per_address=60)
+# Odds checks that draw (a check asked before is served from the cache): each costs up
+# to half a second of a worker, so they are counted like openings.
+CHECKS = Budget("packs-check", per_session=10, per_new_visitor=10, per_address=30)
+CHECK_CACHE_SECONDS = 60 * 60
 
 
 class EmptyPoolError(ValueError):
@@ -95,12 +109,58 @@ def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
                 request_key=key,
                 seed=seed,
                 pack_size=pool.pack_size,
-                candidates=[[c.card_id, c.rarity.value] for c in pool_now.candidates],
+                candidate_list=candidate_list(
+                    [[c.card_id, c.rarity.value] for c in pool_now.candidates]
+                ),
                 picks=[c.card_id for c in picks],
             )
     except IntegrityError:  # the same form sent again: it opened its pack already
         return Opened(Opening.objects.get(request_key=key), False)
     return Opened(opening, True)
+
+
+def candidate_list(candidates: list[list]) -> CandidateList:
+    """The stored row of this candidate list, made the first time it is drawn from."""
+    digest = candidate_digest(candidates)
+    found = CandidateList.objects.filter(digest=digest).first()
+    if found is not None:
+        return found
+    try:
+        with transaction.atomic():
+            return CandidateList.objects.create(digest=digest, candidates=candidates)
+    except IntegrityError:  # another request stored it meanwhile
+        return CandidateList.objects.get(digest=digest)
+
+
+def delete_unused_candidate_lists() -> int:
+    """Delete the candidate lists no opening uses (their openings were deleted); how many
+    (``manage.py cleanup``). A list in use stays with its openings, which stay."""
+    deleted, _ = CandidateList.objects.filter(openings__isnull=True).delete()
+    return deleted
+
+
+# ---------------------------------------------------------------------------
+# Checking the odds
+
+
+def _check_key(pool_now: PackPool, pack_size: int, packs: int, seed: int) -> str:
+    listed = [[c.card_id, c.rarity.value] for c in pool_now.candidates]
+    return f"packs:check:{candidate_digest(listed)}:{pack_size}:{packs}:{seed}"
+
+
+def cached_check(pool_now: PackPool, pack_size: int, packs: int, seed: int) -> OddsCheck | None:
+    """A check already drawn for this candidate list (its odds version), pack size, number
+    of packs and seed — the same draw, since the seed decides it — or None."""
+    return cache.get(_check_key(pool_now, pack_size, packs, seed))
+
+
+def odds_check(pool_now: PackPool, pack_size: int, packs: int, seed: int) -> OddsCheck:
+    """Draw ``packs`` packs with ``seed`` and compare them with the exact odds (0.1 to
+    0.5 s for the largest checks), keeping the result for the next asker. The view asks
+    ``cached_check`` first and counts a new draw against ``CHECKS``."""
+    check = check_odds(pool_now, pack_size, packs, seed)
+    cache.set(_check_key(pool_now, pack_size, packs, seed), check, CHECK_CACHE_SECONDS)
+    return check
 
 
 # ---------------------------------------------------------------------------

@@ -25,11 +25,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from cards.models import Card
+from core import limits
 from core.cache import cached_page
 from core.htmx import render_page, wants_partial
 from core.labels import label, label_of
 from core.sessions import session_key
-from engine.packs import check_odds, new_card_odds, offer_odds, power_report
+from engine.packs import new_card_odds, offer_odds, power_report
 from engine.types import Rarity
 
 from . import presenters, selectors, services
@@ -134,7 +135,19 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def pool_open(request: HttpRequest, slug: str) -> HttpResponse:
     """Open one pack: the seed is drawn now, the opening stored, then its permalink."""
     pool = selectors.pool_or_404(slug)
-    key = session_key(request, create=True) or ""
+    try:
+        key = limits.admit(
+            services.OPENINGS, request, lambda: session_key(request, create=True) or ""
+        )
+    except limits.RateLimited as exc:
+        response = render_page(
+            request,
+            "packs/rate_limited.html",
+            {"pool": pool, "limit": exc.limit, "retry_after": exc.retry_after},
+            status=429,
+        )
+        response["Retry-After"] = str(exc.retry_after)
+        return response
     token = request.POST.get("csrfmiddlewaretoken") or request.headers.get("X-CSRFToken", "")
     try:
         opened = services.open_pack(pool, key, token)
@@ -312,13 +325,26 @@ def pool_check(request: HttpRequest, slug: str) -> HttpResponse:
         if seed is None:
             seed = secrets.randbits(services.SEED_BITS)
         packs = form.cleaned_data["n"]
-        check = check_odds(candidates, pool.pack_size, packs, seed)
-        names = dict(pool.cards.values_list("token", "name"))
-        context["check"] = presenters.check_view(check, seed, names)
-        context["permalink"] = f"{base}?{urlencode({'n': packs, 'seed': seed})}"
+        check = services.cached_check(candidates, pool.pack_size, packs, seed)
+        if check is None:
+            try:
+                limits.count(
+                    services.CHECKS, request.session.session_key, limits.client_address(request)
+                )
+            except limits.RateLimited as exc:
+                context["refused"] = exc.retry_after
+                status = 429
+            else:
+                check = services.odds_check(candidates, pool.pack_size, packs, seed)
+        if check is not None:
+            names = dict(pool.cards.values_list("token", "name"))
+            context["check"] = presenters.check_view(check, seed, names)
+            context["permalink"] = f"{base}?{urlencode({'n': packs, 'seed': seed})}"
     response = render_page(
         request, "packs/pool_check.html", context, partial="checker", status=status
     )
+    if "refused" in context:
+        response["Retry-After"] = str(context["refused"])
     if context["permalink"] and wants_partial(request):
         response["HX-Push-Url"] = context["permalink"]
     return response

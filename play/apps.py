@@ -9,3 +9,11 @@ class PlayConfig(AppConfig):
     def ready(self) -> None:
         # The wiki's {{ balance_report }} table (the wiki app owns the registry).
         from . import reports  # noqa: F401
+
+    def cleanup(self, now) -> list[str]:
+        """``manage.py cleanup``: matches left unfinished for a day."""
+        from .limits import ABANDONED_AFTER
+        from .services import cleanup
+
+        matches = cleanup(now)
+        return [f"Removed {matches} unfinished match(es) older than {ABANDONED_AFTER.days} day."]

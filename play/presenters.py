@@ -914,8 +914,12 @@ def replay_page(
     match: Match, record: Replay, step: int | None, *, owner: bool, error: str | None = None
 ) -> ReplayPage:
     """Step ``step`` of the replay (None, or past the end: the last step): what happened
-    in it and the board after it."""
+    in it and the board after it. A match in progress replays up to its last finished
+    round: the round being played is not a step yet (its state holds the bot's hidden
+    pick), and no board of it reveals the bot."""
     last = len(record.rounds) - 1
+    if not match.over:
+        last = max(0, last - 1)
     step = last if step is None else max(0, min(step, last))
     base = reverse("play:replay", kwargs={"public_id": match.public_id})
 
@@ -932,7 +936,7 @@ def replay_page(
     result, reason = _end(record) if match.over else (None, None)
     return ReplayPage(
         match=match,
-        board=board(record.snapshots[step], reveal_bot=True),
+        board=board(record.snapshots[step], reveal_bot=match.over),
         lines=narrate_all(record.rounds[step], show_bot_picks=match.over),
         step=step,
         last=last,

@@ -21,7 +21,6 @@ from datetime import datetime
 from itertools import combinations_with_replacement
 from typing import Any
 
-from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
@@ -59,7 +58,6 @@ from .models import BalanceReport, Match, MatchStatus
 
 __all__ = [
     "CardsLeftError",
-    "Cleaned",
     "DeckError",
     "Loaded",
     "StaleActionError",
@@ -358,29 +356,17 @@ def finish_match(public_id: Any, session_key: str, turn: int) -> Loaded:
 # Cleaning up
 
 
-@dataclass(frozen=True, slots=True)
-class Cleaned:
-    """What ``cleanup`` removed."""
-
-    sessions: int
-    matches: int
-
-
-def cleanup(now: datetime | None = None) -> Cleaned:
-    """Delete expired sessions (Django's ``clearsessions``) and matches left unfinished
-    (in progress, or set aside) for ``limits.ABANDONED_AFTER``. Finished matches stay:
-    their replays are permalinks that may have been shared."""
-    from django.core.management import call_command
-
-    sessions = Session.objects.filter(expire_date__lt=timezone.now()).count()
-    call_command("clearsessions")
+def cleanup(now: datetime | None = None) -> int:
+    """Delete matches left unfinished (in progress, or set aside) for
+    ``limits.ABANDONED_AFTER``; how many. Finished matches stay: their replays are
+    permalinks that may have been shared. (``manage.py cleanup`` runs it.)"""
     now = now or timezone.now()
     stale = Match.objects.filter(
         status__in=(MatchStatus.ACTIVE, MatchStatus.ABANDONED),
         updated_at__lt=now - limits.ABANDONED_AFTER,
     )
     matches, _ = stale.delete()
-    return Cleaned(sessions, matches)
+    return matches
 
 
 # ---------------------------------------------------------------------------

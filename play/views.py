@@ -19,6 +19,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from cards.query import QueryError, parse
+from core import limits as core_limits
 from core.htmx import render_page, wants_partial
 from core.sessions import session_key
 from engine.match import A, IllegalActionError, InvalidDeckError, Surrender
@@ -121,7 +122,8 @@ def _started(request: HttpRequest, started: services.Started) -> HttpResponse:
 
 
 def _count_start(request: HttpRequest, key: str) -> None:
-    limits.count_start(key, request.META.get("REMOTE_ADDR"))
+    """Count a start before anything is created (``core.limits``); RateLimited if over."""
+    core_limits.count(limits.STARTS, key, core_limits.client_address(request))
 
 
 def match_start(request: HttpRequest) -> HttpResponse:
@@ -136,9 +138,10 @@ def match_start(request: HttpRequest) -> HttpResponse:
         return redirect(presenters.builder_url())
     tokens = form.cleaned_data["card"]
     bot = form.cleaned_data["bot"]
-    key = session_key(request, create=True) or ""
     try:
-        _count_start(request, key)
+        key = core_limits.admit(
+            limits.STARTS, request, lambda: session_key(request, create=True) or ""
+        )
     except limits.RateLimited as exc:
         return _rate_limited(request, exc)
     try:

@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_safe
 from modeltranslation.admin import TabbedTranslationAdmin
 
-from core.admin import TranslationTabsMedia
+from core.admin import TranslationTabsMedia, UniqueRaceAdmin
 
 from . import presenters, reports, services
 from .diff import diff_snapshots
@@ -47,7 +47,7 @@ def _lang(request: HttpRequest) -> str:
 
 
 @admin.register(Page)
-class PageAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
+class PageAdmin(UniqueRaceAdmin, TranslationTabsMedia, TabbedTranslationAdmin):
     form = PageAdminForm
     extra_css = ("wiki/admin/wiki-admin.css",)
     list_display = (

@@ -253,7 +253,8 @@ def preview(
     messages_lang: str | None = None,
 ) -> PreviewView:
     """Render unsaved text (the admin's preview): never cached. A body past the limits is
-    not rendered at all: the preview only says what is wrong with it. The problems are
+    not rendered at all: the preview only says what is wrong with it; an English body
+    past them gives a translation no anchor aliases. The problems are
     worded in ``messages_lang`` (the editor's), the page in the active language."""
     from django.utils import translation
 
@@ -262,7 +263,13 @@ def preview(
     if too_big:
         return PreviewView(title, summary, mark_safe(""), (), (), tuple(too_big))
     resolver = UrlResolver(directory.published_titles(), url_lang=lang)
-    alias_source = extract_headings(english_body) if lang != DEFAULT_LANGUAGE else ()
+    # The English headings give a translation's anchors their aliases. An English body
+    # past the limits could not be saved: it is not parsed (700 KB took 14 s).
+    alias_source = (
+        extract_headings(english_body)
+        if lang != DEFAULT_LANGUAGE and not size_problems(english_body)
+        else ()
+    )
     rendered = render_markdown(body, lang=lang, resolver=resolver, alias_source=alias_source)
     html = fill_live_macros(rendered.html, rendered.live_macros, lang)
     with translation.override(messages_lang or translation.get_language()):

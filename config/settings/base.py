@@ -167,6 +167,13 @@ PAGE_CACHE_MAX_BYTES = 512 * 1024
 # Empty (development, tests): taken from each request, and the page cache keys on it.
 SITE_ORIGIN = ""
 
+# Reverse proxies whose X-Forwarded-For names the client (core.limits.client_address):
+# addresses or networks, comma-separated (DJANGO_TRUSTED_PROXIES="10.0.0.1,192.168.0.0/24").
+# Empty: the header is ignored and REMOTE_ADDR is the client.
+TRUSTED_PROXIES = [
+    p.strip() for p in os.environ.get("DJANGO_TRUSTED_PROXIES", "").split(",") if p.strip()
+]
+
 # The cache: rendered pages (core.cache), wiki HTML, what-if options, content-version reads.
 # Entries are keyed by content versions (stored in the database), so every process sees an
 # edit. By default each process keeps its own memory cache; set DJANGO_CACHE_URL

@@ -140,3 +140,57 @@ def test_one_value_per_slab_and_day(slabs) -> None:
 
     with pytest.raises(IntegrityError), transaction.atomic():
         SlabValue.objects.create(slab=slabs["cc-7"], date=match_day(), value=Decimal(1))
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("1,5", "line 2 (value): '1,5' is ambiguous"),
+        ("12,50", "line 2 (value): '12,50' is ambiguous"),
+        ("1,2345", "line 2 (value): '1,2345' is ambiguous"),
+        (",100", "line 2 (value): ',100' is ambiguous"),
+        ("1" * 5000, "line 2 (value): "),
+        ("9e999999999", "line 2 (value): '9e999999999' is too large"),
+        ("1e-999999999", "line 2 (value): '1e-999999999' has more than two decimals"),
+    ],
+)
+def test_ambiguous_and_huge_values_are_located_problems(tmp_path, slabs, value, problem) -> None:
+    """Issue 26: "1,5" was read as $15.00; a huge value was a raw traceback."""
+    path = tmp_path / "feed.csv"
+    path.write_text(f'asset_id,date,value\ncc-7,2020-01-01,"{value}"\n', encoding="utf-8")
+    with pytest.raises(CommandError) as info:
+        run(path)
+    assert problem in str(info.value)
+    assert "Traceback" not in str(info.value)
+
+
+def test_thousands_grouped_in_threes_are_dollars(tmp_path, slabs) -> None:
+    today = match_day()
+    path = tmp_path / "feed.csv"
+    path.write_text(
+        f'asset_id,date,value\ncc-7,{today},"1,234.50"\ncc-3,{today},"$12,000"\n', encoding="utf-8"
+    )
+    run(path)
+    assert SlabValue.objects.get(slab__asset_id="cc-7", date=today).value == Decimal("1234.50")
+    assert SlabValue.objects.get(slab__asset_id="cc-3", date=today).value == Decimal("12000.00")
+
+
+@pytest.mark.parametrize("day", ["2026-W01-1", "2026-W011", "2026-001", "+2026-01-01"])
+def test_only_calendar_dates_are_dates(tmp_path, slabs, day) -> None:
+    """Issue 26: an ISO week date ("2026-W01-1") was read as a day."""
+    path = tmp_path / "feed.csv"
+    path.write_text(f"asset_id,date,value\ncc-7,{day},1\n", encoding="utf-8")
+    with pytest.raises(CommandError) as info:
+        run(path)
+    assert f"line 2 (date): {day!r} is not a date like 2026-01-31" in str(info.value)
+
+
+def test_deeply_nested_or_huge_json_is_a_located_problem(tmp_path, slabs) -> None:
+    path = tmp_path / "feed.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(CommandError, match="nested too deeply"):
+        run(path)
+    huge = json.dumps([{"asset_id": "cc-7", "date": "2020-01-01", "value": 0}])
+    path.write_text(huge.replace("0}", "9" * 5000 + "}"), encoding="utf-8")
+    with pytest.raises(CommandError, match=r"item 1 \(value\): .* is too large"):
+        run(path)

@@ -22,6 +22,11 @@ pytestmark = pytest.mark.django_db
 class Session(dict):
     """Enough of a session for the team services."""
 
+    session_key = None
+
+    def save(self) -> None:
+        self.session_key = f"test-{id(self)}"
+
 
 def test_the_value_of_a_day_is_the_latest_on_or_before_it(slabs) -> None:
     today = selectors.match_day()
@@ -93,6 +98,25 @@ def test_team_edits(slabs) -> None:
         services.edit_team(session, "add", "nope")
     assert info.value.code == "unknown_slab"
     assert services.edit_team(session, "clear") == []
+
+
+def test_team_edits_sent_at_once_all_count(slabs) -> None:
+    """Issue 26: two requests of one session load it, each adds a slab, each saves. With
+    the team in the session the later save dropped the other's addition."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    first = SessionStore()
+    first.create()
+    key = first.session_key
+    ids = ["cc-7", "cc-3", "cc-1", "cc-2"]
+    requests = [SessionStore(key) for _ in ids]
+    for store in requests:
+        store.load()  # every request read the session before any edit
+    for store, asset_id in zip(requests, ids, strict=True):
+        services.edit_team(store, "add", asset_id)
+    for store in requests:
+        store.save()  # what the session middleware does at the end of each
+    assert selectors.session_team_ids(SessionStore(key)) == ids
 
 
 def test_draw_team_fits_the_cap_and_the_rules(slabs) -> None:

@@ -242,7 +242,7 @@ def test_the_team_permalink(client, slabs, rookie_team) -> None:
     assert "Sun Pup" in body and "Old Sun" in body
     response = client.post(url("arena:team"), {"op": "use", "slab": rookie_team})
     assert response.status_code == 302
-    assert client.session[selectors.TEAM_SESSION_KEY] == rookie_team
+    assert selectors.session_team_ids(client.session) == rookie_team
     bad = client.get(url("arena:team"), {"slab": ["nope", "cc-7", "bad id!"]})
     assert bad.status_code == 400 or "No such slab: nope" in text(bad)
 
@@ -250,7 +250,7 @@ def test_the_team_permalink(client, slabs, rookie_team) -> None:
 def test_pick_a_random_team(client, slabs) -> None:
     response = client.post(url("arena:team"), {"op": "fill", "bracket": "rookie"})
     assert response.status_code == 302
-    team = client.session[selectors.TEAM_SESSION_KEY]
+    team = selectors.session_team_ids(client.session)
     assert len(team) == 4
     body = text(client.get(url("arena:team")))
     assert "check-fail" not in body

@@ -112,3 +112,14 @@ def test_openings_are_read_only(staff) -> None:
     assert staff.get(reverse("admin:packs_opening_add")).status_code == 403
     assert not Opening.objects.exists()
     assert staff.get(reverse("admin:packs_powerrun_changelist")).status_code == 200
+
+
+@pytest.mark.parametrize("big", ["99999999999999999999", "-99999999999999999999"])
+def test_a_twenty_digit_card_id_is_not_a_valid_choice(staff, big) -> None:
+    """Issue 26: on SQLite the id overflowed in ``pk__in`` (a 500)."""
+    response = staff.post(
+        reverse("admin:packs_pool_add"), form_data(cards=[catalogue(1)[0].pk, big])
+    )
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not Pool.objects.filter(slug="test-pool").exists()

@@ -10,7 +10,7 @@ from cards.models import Card
 from engine.packs import draw_offer, power_report
 from packs import selectors, services
 from packs.demo import DEMO_POOLS, NIGHT_SKY_WORDS, load_demo_pools
-from packs.models import Opening, Pool, PowerRun
+from packs.models import CandidateList, Opening, Pool, PowerRun
 
 pytestmark = pytest.mark.django_db
 
@@ -80,9 +80,11 @@ def test_a_later_change_to_the_pool_never_changes_an_opening(site) -> None:
     [
         lambda o: setattr(o, "seed", o.seed + 1),
         lambda o: setattr(o, "picks", list(reversed(o.picks))),
-        lambda o: setattr(o, "candidates", [c for c in o.candidates if c[0] not in o.picks]),
-        lambda o: setattr(o, "candidates", [[t, "free"] for t, _ in o.candidates]),
-        lambda o: setattr(o, "candidates", "nonsense"),
+        lambda o: setattr(
+            o.candidate_list, "candidates", [c for c in o.candidates if c[0] not in o.picks]
+        ),
+        lambda o: setattr(o.candidate_list, "candidates", [[t, "free"] for t, _ in o.candidates]),
+        lambda o: setattr(o.candidate_list, "candidates", "nonsense"),
         lambda o: setattr(o, "picks", {"a": 1}),
     ],
 )
@@ -90,6 +92,7 @@ def test_an_altered_record_is_not_verified(site, tamper) -> None:
     opening = services.open_pack(whole(), "session-a", "token-1").opening
     tamper(opening)
     opening.save()
+    opening.candidate_list.save()
     assert not selectors.replay(Opening.objects.get(pk=opening.pk)).verified
 
 
@@ -154,3 +157,21 @@ def test_a_changed_collection_marks_power_stale(site) -> None:
     run = PowerRun.objects.get()
     versions.bump("cards")
     assert not selectors.power_is_current(run)
+
+
+def test_openings_of_one_list_share_one_stored_list(site) -> None:
+    pool = whole()
+    first = services.open_pack(pool, "session-a", "token-1").opening
+    second = services.open_pack(pool, "session-b", "token-2").opening
+    assert CandidateList.objects.count() == 1
+    assert first.candidate_list_id == second.candidate_list_id
+    assert first.candidates == [
+        [c.card_id, c.rarity.value] for c in selectors.candidates(pool).candidates
+    ]
+    # Another pool, another list; cleanup keeps both while openings use them.
+    services.open_pack(Pool.objects.get(slug="night-sky"), "session-a", "token-3")
+    assert CandidateList.objects.count() == 2
+    assert services.delete_unused_candidate_lists() == 0
+    Opening.objects.filter(pk__in=[first.pk, second.pk]).delete()
+    assert services.delete_unused_candidate_lists() == 1
+    assert CandidateList.objects.count() == 1

@@ -7,6 +7,7 @@ cap on matches in progress, the rate limit on starts, and ``manage.py cleanup``.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import timedelta
 from io import StringIO
 
@@ -18,6 +19,7 @@ from django.test import Client
 from django.urls import reverse as django_reverse
 from django.utils import timezone, translation
 
+from core import limits as core_limits
 from engine.match import A, MatchCard, Pick, out_of_cards
 from engine.types import BotKind, Rarity, Role
 from play import limits, presenters, services
@@ -433,12 +435,12 @@ def one_window(monkeypatch):
     """Every start in one counting window: on a slow machine a test's starts can
     straddle a window's end, and the new window rightly counts afresh."""
     now = [1_000_000.0]
-    monkeypatch.setattr(limits, "clock", lambda: now[0])
+    monkeypatch.setattr(core_limits, "clock", lambda: now[0])
     return now
 
 
 def test_match_starts_are_rate_limited_per_session(client, collection, monkeypatch, one_window):
-    monkeypatch.setattr(limits, "STARTS_PER_SESSION", 3)
+    monkeypatch.setattr(limits, "STARTS", replace(limits.STARTS, per_session=3))
     for _ in range(3):
         assert start(client).status_code == 302
     refused = start(client)
@@ -454,16 +456,32 @@ def test_match_starts_are_rate_limited_per_session(client, collection, monkeypat
 
 
 def test_match_starts_are_rate_limited_per_address(collection, monkeypatch, one_window):
-    monkeypatch.setattr(limits, "STARTS_PER_ADDRESS", 4)
+    monkeypatch.setattr(limits, "STARTS", replace(limits.STARTS, per_address=4))
     codes = [start(Client(REMOTE_ADDR="10.0.0.7")).status_code for _ in range(6)]
     assert codes == [302] * 4 + [429] * 2
     assert start(Client(REMOTE_ADDR="10.0.0.8")).status_code == 302  # another address
 
 
+def test_a_refused_start_creates_no_session(collection, monkeypatch, one_window):
+    monkeypatch.setattr(limits, "STARTS", replace(limits.STARTS, per_new_visitor=2))
+    codes = [start(Client(REMOTE_ADDR="10.0.0.9")).status_code for _ in range(5)]
+    assert codes == [302, 302, 429, 429, 429]
+    assert Session.objects.count() == 2
+
+
+def test_one_session_cannot_spend_its_address_budget(collection, monkeypatch, one_window):
+    monkeypatch.setattr(limits, "STARTS", replace(limits.STARTS, per_session=3, per_address=6))
+    greedy = Client(REMOTE_ADDR="10.0.0.7")
+    codes = [start(greedy).status_code for _ in range(30)]
+    assert codes.count(302) == 3
+    # Its 27 refused starts spent nothing of the address's budget: a neighbour starts.
+    assert start(Client(REMOTE_ADDR="10.0.0.7")).status_code == 302
+
+
 def test_seventy_quick_starts_from_one_session_are_held_back(client, collection, one_window):
     codes = [start(client).status_code for _ in range(70)]
-    assert codes.count(302) == limits.STARTS_PER_SESSION
-    assert set(codes[limits.STARTS_PER_SESSION :]) == {429}
+    assert codes.count(302) == limits.STARTS.per_session
+    assert set(codes[limits.STARTS.per_session :]) == {429}
     assert Match.objects.filter(status=MatchStatus.ACTIVE).count() == (
         limits.ACTIVE_MATCHES_PER_SESSION
     )
@@ -471,13 +489,13 @@ def test_seventy_quick_starts_from_one_session_are_held_back(client, collection,
 
 def test_the_counter_window_ends(collection, monkeypatch, one_window):
     now = one_window
-    monkeypatch.setattr(limits, "STARTS_PER_SESSION", 1)
-    limits.count_start("k", None)
+    budget = replace(limits.STARTS, per_session=1)
+    core_limits.count(budget, "k", None)
     with pytest.raises(limits.RateLimited) as info:
-        limits.count_start("k", None)
-    assert 1 <= info.value.retry_after <= limits.WINDOW_SECONDS + 1
-    now[0] += limits.WINDOW_SECONDS
-    limits.count_start("k", None)
+        core_limits.count(budget, "k", None)
+    assert 1 <= info.value.retry_after <= budget.window + 1
+    now[0] += budget.window
+    core_limits.count(budget, "k", None)
 
 
 # ---------------------------------------------------------------------------
@@ -500,7 +518,8 @@ def test_cleanup_removes_expired_sessions_and_matches_left_unfinished(client, co
     )
     out = StringIO()
     call_command("cleanup", stdout=out)
-    assert "1 expired session(s) and 2 unfinished match(es)" in out.getvalue()
+    assert "1 expired session(s)" in out.getvalue()
+    assert "2 unfinished match(es)" in out.getvalue()
     left = set(Match.objects.values_list("pk", flat=True))
     assert left == {recent.pk, finished.pk}  # finished replays stay shareable
     assert not Session.objects.filter(session_key="x" * 32).exists()

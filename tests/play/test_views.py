@@ -406,3 +406,23 @@ def test_the_surrender_button_carries_its_token_as_a_header(collection):
     )
     assert surrendered.status_code == 200
     assert services.load(Match.objects.get(pk=match.pk)).state.winner is not None
+
+
+def test_the_owners_replay_of_a_match_in_progress_stops_at_the_last_finished_round(
+    client, collection
+):
+    """Issue 26, M3: the replay never shows the round in progress (the bot's hidden pick)."""
+    match = start(client)
+    loaded = services.load(Match.objects.get(pk=match.pk))
+    state, record = loaded.state, loaded.record
+    bot = state.players[1]
+    assert not state.over and bot.pick is not None  # the bot has picked, in secret
+    hidden = f"{state.decks[1][bot.pick].name} will enter at Commit"
+    for params in ({}, {"step": str(len(record.rounds) - 1)}, {"step": "99"}):
+        response = client.get(reverse("play:replay", args=[match.public_id]), params)
+        html = response.content.decode()
+        assert hidden not in html
+        assert "will enter at Commit" not in html
+    # Step 0 is there (the start); the round in progress is not a step yet.
+    html = client.get(reverse("play:replay", args=[match.public_id])).content.decode()
+    assert f"?step={len(record.rounds) - 1}" not in html

@@ -548,3 +548,59 @@ def test_the_preview_is_in_the_language_previewed_with_notices_in_the_editors(ad
     bad = form_data(page, body_en="Text", body_ru="{{ nope }}")
     problems = admin_client.post("/en/admin/wiki/page/preview/?lang=ru", bad).content.decode()
     assert "there is no table called “nope”" in problems  # the editor's language
+
+
+def test_a_twenty_digit_related_page_is_not_a_valid_choice_for_an_editor(client, editor):
+    """Issue 26: on SQLite the id overflowed in ``pk__in`` (a 500)."""
+    page = make_page("energy")
+    response = client.post(change_url(page), form_data(page, related=["99999999999999999999"]))
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    assert not page.related.exists()
+
+
+def test_two_staff_adding_one_slug_at_once_get_the_form_error(admin_client, monkeypatch):
+    """Issue 26: the other add commits between this form's unique check and its save (on
+    PostgreSQL an IntegrityError and a 500 before): the form says the address is taken."""
+    from wiki.forms import PageAdminForm
+
+    make_page("energy", title_en="Theirs")  # committed by the other staff member...
+    check = PageAdminForm.validate_unique
+    missed = []
+
+    def check_too_early(self):  # ...after this form had checked the address
+        if not missed:
+            missed.append(True)
+            return None
+        return check(self)
+
+    monkeypatch.setattr(PageAdminForm, "validate_unique", check_too_early)
+    data = {"slug": "energy", "title_en": "Mine", "body_en": "NRG", "section": "match"}
+    data.update({"order": 3, "published": "on", "edit_summary": "", "title_ru": ""})
+    data.update({"body_ru": "", "summary_en": "", "summary_ru": ""})
+    response = admin_client.post(reverse("admin:wiki_page_add"), data)
+    assert response.status_code == 200
+    assert "already exists" in response.content.decode()
+    assert list(Page.objects.values_list("title_en", flat=True)) == ["Theirs"]
+
+
+def test_the_russian_preview_does_not_parse_an_english_body_past_the_limits(
+    admin_client, monkeypatch
+):
+    """Issue 26: a 700 KB English body took 14 s to preview in Russian (its headings were
+    parsed for anchor aliases); a body that could not be saved is not parsed."""
+    from wiki import presenters
+    from wiki.limits import MAX_BODY_CHARS
+
+    parsed = []
+    real = presenters.extract_headings
+    monkeypatch.setattr(presenters, "extract_headings", lambda t: parsed.append(len(t)) or real(t))
+    huge = "## Heading\n\nText.\n\n" * (MAX_BODY_CHARS // 10)
+    data = {"title_en": "T", "title_ru": "Т", "summary_en": "", "summary_ru": ""}
+    data.update({"body_en": huge, "body_ru": "## Заголовок\n\nТекст."})
+    response = admin_client.post(reverse("admin:wiki_page_preview") + "?lang=ru", data)
+    assert response.status_code == 200 and "Заголовок" in response.content.decode()
+    assert parsed == []
+    data["body_en"] = "## Heading\n\nText."
+    admin_client.post(reverse("admin:wiki_page_preview") + "?lang=ru", data)
+    assert parsed == [len(data["body_en"])]  # a body within the limits still gives aliases
