@@ -16,6 +16,7 @@ described in ``explorer.apidocs`` (the index and the documentation page read it)
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -40,6 +41,8 @@ from . import apidocs, bulk
 from .forms import ApiSearchForm, first_error, message_of
 from .query import describe
 from .selectors import combos, list_rows, search_cards, search_page
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["api_view", "error_response"]
 
@@ -305,13 +308,16 @@ def bulk_cards(request: HttpRequest) -> HttpResponse:
         )
         response["Allow"] = ", ".join(SAFE_METHODS)
         return response
-    etag = bulk.known_etag()
-    if etag is not None:
-        unchanged = get_conditional_response(request, etag=etag)
-        if unchanged is not None:
-            unchanged["Cache-Control"] = BULK_CACHE_CONTROL
-            return unchanged
-    current = bulk.current_file()
+    try:
+        etag = bulk.known_etag()
+        if etag is not None:
+            unchanged = get_conditional_response(request, etag=etag)
+            if unchanged is not None:
+                unchanged["Cache-Control"] = BULK_CACHE_CONTROL
+                return unchanged
+        current = bulk.current_file()
+    except (bulk.BulkUnavailable, OSError) as error:
+        return _bulk_unavailable(error)
     headers = {
         "ETag": current.etag,
         "Last-Modified": http_date(current.modified),
@@ -326,12 +332,28 @@ def bulk_cards(request: HttpRequest) -> HttpResponse:
     elif request.method == "HEAD":
         response = HttpResponse(content_type="application/json")
     else:
-        response = FileResponse(
-            open(current.path, "rb"),  # noqa: SIM115 (FileResponse closes it)
-            content_type="application/json",
-        )
+        try:
+            body = open(current.path, "rb")  # noqa: SIM115 (FileResponse closes it)
+        except OSError as error:  # pruned by a newer version's writer, or unreadable
+            return _bulk_unavailable(error)
+        response = FileResponse(body, content_type="application/json")
     for name, value in headers.items():
         if name == "Content-Length" and response.status_code == 304:
             continue
         response[name] = value
+    return response
+
+
+def _bulk_unavailable(error: Exception) -> HttpResponse:
+    """503 in the API's shape: another process is writing the file, or the disk refused."""
+    if getattr(error, "busy", False):
+        details = _("The bulk file is being written. Try again in a few seconds.")
+    else:
+        logger.error("The bulk file cannot be written or read: %s", error)
+        details = _(
+            "The bulk file cannot be written on the server now (its storage is full or "
+            "read-only). Try again later."
+        )
+    response = error_response(503, "bulk_unavailable", details)
+    response["Retry-After"] = str(bulk.RETRY_AFTER_SECONDS)
     return response
