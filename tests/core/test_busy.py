@@ -51,6 +51,42 @@ def test_a_locked_session_save_after_the_view_is_a_503_too(client_for_busy, monk
     assert "Busy, try again" in response.content.decode()
 
 
+@pytest.mark.parametrize("path", ["/en/restarted/", "/ru/closed/"])
+def test_a_lost_postgresql_connection_is_the_busy_page_not_a_500(client_for_busy, path):
+    """A PostgreSQL restart under load drops connections mid-request (issue 26): nothing was
+    committed, so the answer is "busy, try again", like a lock timeout's."""
+    response = client_for_busy.get(path)
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert "Busy, try again" in response.content.decode() or "Сайт занят" in (
+        response.content.decode()
+    )
+
+
+def test_what_counts_as_a_lost_connection(monkeypatch):
+    from types import SimpleNamespace
+
+    from django.db import InterfaceError
+
+    from core import middleware
+
+    class Refused(Exception):
+        sqlstate = "08006"
+
+    dropped = OperationalError("consuming input failed: server closed the connection unexpectedly")
+    wrapped = OperationalError("connection failure")
+    wrapped.__cause__ = Refused()
+    assert database_busy(wrapped)
+    assert database_busy(InterfaceError("connection already closed"))
+    assert not database_busy(InterfaceError("Error binding parameter 1: type 'dict'"))
+    monkeypatch.setattr(middleware, "connection", SimpleNamespace(vendor="postgresql"))
+    assert database_busy(dropped)
+    assert database_busy(OperationalError("the database system is starting up"))
+    assert not database_busy(OperationalError('relation "cards_card" does not exist'))
+    monkeypatch.setattr(middleware, "connection", SimpleNamespace(vendor="sqlite"))
+    assert not database_busy(OperationalError("unable to open database file: connection refused"))
+
+
 def test_other_database_errors_stay_server_errors(client_for_busy):
     response = client_for_busy.get("/en/broken/")
     assert response.status_code == 500
