@@ -553,3 +553,12 @@ def test_a_full_disk_is_a_json_503_and_leaves_no_partial_file(client, demo, bulk
     response = client.get("/api/bulk/cards.json")
     assert response.status_code == 503 and response.json()["code"] == "bulk_unavailable"
     assert sorted(p.name for p in bulk_dir.iterdir()) == ["writing.lock"]
+
+
+def test_the_bulk_503_is_in_the_requests_language(client, demo, bulk_dir, lock_holder, monkeypatch):
+    from explorer import bulk
+
+    monkeypatch.setattr(bulk, "WAIT_SECONDS", 0.2)
+    response = client.get("/api/bulk/cards.json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 503
+    assert "записывается" in response.json()["details"]
