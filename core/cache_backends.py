@@ -152,8 +152,10 @@ class FailSoftRedisCache(RedisCache):
 
     # -- the health check --------------------------------------------------
 
-    def ping(self) -> None:
-        """Ask the server for a PONG; raises the Redis error (the health check reports it).
-        Asks even during an outage, and a PONG ends the outage."""
-        self._cache.get_client(None, write=True).ping()
+    def health_check(self) -> None:
+        """Write a short-lived key: raises the Redis error when the server is stopped,
+        frozen (the socket timeout) or full and refusing writes; the health check reports
+        it. Asks even during an outage, and an answer ends the outage."""
+        key = self.make_and_validate_key("core:healthz")
+        self._cache.get_client(key, write=True).set(key, b"1", ex=10)
         self._outage.down_until = 0.0

@@ -61,11 +61,11 @@ def _check_database() -> None:
 
 
 def _check_cache() -> None:
-    """A Redis is asked for a PONG (bounded by its socket timeout); another cache must keep
-    and give back a value."""
-    ping = getattr(cache, "ping", None)
-    if ping is not None:
-        ping()
+    """A Redis must take a short-lived write (bounded by its socket timeout: a full one
+    under ``noeviction`` refuses it); another cache must keep and give back a value."""
+    check = getattr(cache, "health_check", None)
+    if check is not None:
+        check()
         return
     token = secrets.token_hex(8)
     cache.set("core:healthz", token, 10)

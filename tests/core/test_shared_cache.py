@@ -225,7 +225,9 @@ def test_a_full_redis_under_noeviction_skips_the_writes(own_redis):
     with _redis_settings(own_redis.url):
         first = _visit_all(client)
         second = _visit_all(client)
+        health = client.get("/healthz")
     assert [(path, status) for path, status, _ in first + second if status != 200] == []
+    assert health.status_code == 503 and "maxmemory" in health.json()["cache"]
 
 
 def test_a_cache_error_is_a_miss_or_a_skipped_write_without_a_server(caplog):
