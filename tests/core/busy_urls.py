@@ -29,6 +29,14 @@ def connection_closed(request: HttpRequest) -> HttpResponse:
     raise InterfaceError("connection already closed")
 
 
+def read(request: HttpRequest) -> HttpResponse:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        return HttpResponse(str(cursor.fetchone()[0]))
+
+
 def other_failure(request: HttpRequest) -> HttpResponse:
     raise OperationalError("no such table: nowhere")
 
@@ -44,6 +52,7 @@ urlpatterns = [
         path("broken/", other_failure),
         path("restarted/", server_restarted),
         path("closed/", connection_closed),
+        path("read/", read),
         path("session/", session_write),
     ),
     *site_patterns,
