@@ -10,6 +10,7 @@ shared). Every parameter goes through ``arena.forms``.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import random
 from typing import Any
 from urllib.parse import urlencode
@@ -27,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
-from core import limits
+from core import limits, versions
 from core.context_processors import site_origin
 from core.htmx import render_page, wants_partial
 from core.labels import describe, label
@@ -161,6 +162,24 @@ def _matches(request: HttpRequest) -> list[dict[str, Any]]:
 # The slab explorer
 
 
+def _filters_key(form: SlabFilterForm, today: dt.date) -> str | None:
+    """The filter form's fragment key: the language, the day (the form's default) and the
+    valid form's cleaned filters (not the page, which the form does not show). Built from
+    the cleaned data, never the raw query string, so junk parameters (``?x1=…&x2=…``) or
+    another spelling of the same filters make no new entry. An invalid form shows the
+    visitor's own input and errors: it is rendered, not kept."""
+    if not form.is_valid():
+        return None
+    data = form.cleaned_data
+    filters = sorted(
+        (name, sorted(value) if isinstance(value, list) else value)
+        for name, value in data.items()
+        if name != "page"
+    )
+    digest = hashlib.sha256(repr(filters).encode()).hexdigest()
+    return f"{get_language()}:{today}:{versions.current('arena')}:{digest}"
+
+
 @require_safe
 @vary_on_headers("HX-Request")
 def slab_list(request: HttpRequest) -> HttpResponse:
@@ -169,8 +188,7 @@ def slab_list(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {
         "form": form,
         "nav_section": "arena",
-        # The filter form renders the same for the same query (and the day, for its default).
-        "filters_key": f"{get_language()}:{today}:{request.GET.urlencode()}"[:1000],
+        "filters_key": _filters_key(form, today),
         **_team_bar(request, today),
     }
     if not form.is_valid():

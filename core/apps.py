@@ -14,3 +14,5 @@ class CoreConfig(AppConfig):
         from .lookups import register
 
         register()  # ``in`` on an integer column ignores numbers it cannot hold
+
+        from . import checks  # noqa: F401  (registers the start-up checks)

@@ -8,6 +8,8 @@ from the cache. Three rules keep that safe and bounded:
   parameters the view reads; every other parameter is dropped before the view runs, and
   the key holds only the named ones (one value each, in the declared order). Junk such as
   ``?utm=…`` or ``?x1=…&x2=…`` neither makes a new entry nor reaches the page.
+* **Variants are not kept when there is no end to them.** ``variants=False`` (the card
+  page and its paths, whose parameters ask a what-if) stores only the bare address's page.
 * **Bounded in bytes.** A body above ``PAGE_CACHE_MAX_BYTES`` is served but not kept, and
   the in-process cache (``BoundedLocMemCache``) evicts the least recently used entries to
   stay under its ``MAX_BYTES`` (a shared Redis is bounded by its own ``maxmemory``).
@@ -157,6 +159,7 @@ def cached_page(
     params: Iterable[str] = (),
     lists: Iterable[str] = (),
     etag: bool = False,
+    variants: bool = True,
 ) -> Callable:
     """Cache a GET view's 200 responses until one of ``depends_on`` versions changes.
 
@@ -169,6 +172,11 @@ def cached_page(
     ``etag=True`` (the JSON API, whose bodies hold no CSRF token) gives each response the
     ETag of its key, and answers a matching ``If-None-Match`` with a 304 before the
     cache or the view is asked anything.
+
+    ``variants=False`` keeps only the page at its bare address: with any of ``params``
+    (a what-if of a card) the page is rendered each time and never stored. Their number is
+    the product of every parameter's values, so one client could otherwise fill a shared
+    Redis with pages nobody asks for twice (issue 26: 1 MB to 314 MB in 40 s).
     """
     names = tuple(dict.fromkeys(params))
     multiple = frozenset(lists)
@@ -179,7 +187,7 @@ def cached_page(
             if request.method in ("GET", "HEAD"):
                 _keep_only(request, names, multiple)
             timeout = settings.PAGE_CACHE_SECONDS
-            if timeout <= 0 or not _cacheable(request):
+            if timeout <= 0 or not _cacheable(request) or (not variants and request.GET):
                 return view(request, *args, **kwargs)
             key = page_key(request, depends_on)
             tag = _etag_of(key) if etag else None

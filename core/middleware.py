@@ -1,11 +1,12 @@
-"""Site-wide request guards: NUL bytes refused, a busy database answered with 503."""
+"""Site-wide request guards: NUL bytes refused, a busy or restarting database answered
+with 503."""
 
 import logging
 import sys
 from collections.abc import Callable
 
 from django.core.exceptions import BadRequest
-from django.db import OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
@@ -57,13 +58,52 @@ _SQLITE_BUSY = ("database is locked", "database table is locked", "database is b
 _POSTGRES_BUSY = {"55P03", "40P01", "40001"}
 
 
+# PostgreSQL's connection went away (a restart, a failover, a server shutting down): its
+# SQLSTATE class 08 (connection exception) and 57P01–57P03 (admin or crash shutdown, cannot
+# connect now); psycopg often gives no SQLSTATE for a dropped socket, hence the words too.
+_POSTGRES_GONE_STATES = {"57P01", "57P02", "57P03"}
+_POSTGRES_GONE = (
+    "server closed the connection unexpectedly",
+    "terminating connection due to administrator command",
+    "the database system is starting up",
+    "the database system is shutting down",
+    "the database system is in recovery mode",
+    "consuming input failed",
+    "connection is closed",
+    "connection already closed",
+    "connection refused",
+    "could not connect to server",
+    "no such file or directory",  # the unix socket is gone while the server restarts
+    "connection failed",
+    "connection timeout expired",
+    "ssl syscall error",
+    "lost synchronization with server",
+)
+
+
+def _database_gone(error: BaseException) -> bool:
+    """A lost or refused connection to PostgreSQL: nothing was committed, and a moment
+    later (the server back, Django's next connection) the same request can succeed."""
+    cause = error.__cause__ or error
+    state = getattr(cause, "sqlstate", None) or ""
+    if state.startswith("08") or state in _POSTGRES_GONE_STATES:
+        return True
+    text = str(error).lower()
+    if isinstance(error, InterfaceError) and "closed" in text:  # used after it was dropped
+        return True
+    return connection.vendor == "postgresql" and any(words in text for words in _POSTGRES_GONE)
+
+
 def database_busy(error: BaseException | None) -> bool:
-    """Whether ``error`` means another writer held the database past the timeout: the
-    write was rolled back whole and can simply be tried again."""
-    if not isinstance(error, OperationalError):
+    """Whether ``error`` means the database could not take the request just now: another
+    writer held it past the timeout, or PostgreSQL dropped or refused the connection (a
+    restart). Nothing was committed; the request can simply be tried again."""
+    if not isinstance(error, (OperationalError, InterfaceError)):
         return False
     cause = error.__cause__ or error
     if getattr(cause, "sqlstate", None) in _POSTGRES_BUSY:
+        return True
+    if _database_gone(error):
         return True
     text = str(error).lower()
     return any(words in text for words in _SQLITE_BUSY)
@@ -97,7 +137,8 @@ def busy_response(request: HttpRequest) -> HttpResponse:
 
 class DatabaseBusyMiddleware:
     """Answer 503 (busy, try again) when a view's write waited past the database's busy
-    timeout (SQLite's "database is locked", PostgreSQL's lock and serialization errors).
+    timeout (SQLite's "database is locked", PostgreSQL's lock and serialization errors) or
+    PostgreSQL dropped or refused the connection (a restart, a failover).
 
     The one place that turns a lock timeout into the busy page; the 500 handler
     (``server_error``) sends the same page for a timeout outside a view (a session save).

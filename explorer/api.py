@@ -10,6 +10,7 @@ described in ``explorer.api_docs``.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
@@ -36,6 +37,7 @@ from . import bulk
 from .forms import ApiSearchForm, first_error, message_of
 from .selectors import combos, list_rows
 
+logger = logging.getLogger(__name__)
 BULK_CACHE_CONTROL = "public, max-age=300"
 
 
@@ -179,13 +181,16 @@ def bulk_cards(request: HttpRequest) -> HttpResponse:
     A client that already holds this version (If-None-Match) gets a 304 before anything
     is read from disk or written to it.
     """
-    etag = bulk.known_etag()
-    if etag is not None:
-        unchanged = get_conditional_response(request, etag=etag)
-        if unchanged is not None:
-            unchanged["Cache-Control"] = BULK_CACHE_CONTROL
-            return unchanged
-    current = bulk.current_file()
+    try:
+        etag = bulk.known_etag()
+        if etag is not None:
+            unchanged = get_conditional_response(request, etag=etag)
+            if unchanged is not None:
+                unchanged["Cache-Control"] = BULK_CACHE_CONTROL
+                return unchanged
+        current = bulk.current_file()
+    except (bulk.BulkUnavailable, OSError) as error:
+        return _bulk_unavailable(error)
     headers = {
         "ETag": current.etag,
         "Last-Modified": http_date(current.modified),
@@ -200,12 +205,28 @@ def bulk_cards(request: HttpRequest) -> HttpResponse:
     elif request.method == "HEAD":
         response = HttpResponse(content_type="application/json")
     else:
-        response = FileResponse(
-            open(current.path, "rb"),  # noqa: SIM115 (FileResponse closes it)
-            content_type="application/json",
-        )
+        try:
+            body = open(current.path, "rb")  # noqa: SIM115 (FileResponse closes it)
+        except OSError as error:  # pruned by a newer version's writer, or unreadable
+            return _bulk_unavailable(error)
+        response = FileResponse(body, content_type="application/json")
     for name, value in headers.items():
         if name == "Content-Length" and response.status_code == 304:
             continue
         response[name] = value
+    return response
+
+
+def _bulk_unavailable(error: Exception) -> HttpResponse:
+    """503 in the API's shape: another process is writing the file, or the disk refused."""
+    if getattr(error, "busy", False):
+        details = _("The bulk file is being written. Try again in a few seconds.")
+    else:
+        logger.error("The bulk file cannot be written or read: %s", error)
+        details = _(
+            "The bulk file cannot be written on the server now (its storage is full or "
+            "read-only). Try again later."
+        )
+    response = error_response(503, "bulk_unavailable", details)
+    response["Retry-After"] = str(bulk.RETRY_AFTER_SECONDS)
     return response

@@ -170,11 +170,13 @@ def _load_card(token: int) -> CardSpec:
 
 
 #: The what-if's parameters: the card page and its "what would make it …?" vary on them.
+#: A what-if is rendered each time, never page-cached (``variants=False``): there are as
+#: many as cards times attribute combinations, enough to fill a shared cache.
 WHATIF_PARAMS = ("head", "body", "paw", "background", "rank", "burned")
 
 
 @require_safe
-@cached_page(depends_on=("cards",), params=WHATIF_PARAMS)
+@cached_page(depends_on=("cards",), params=WHATIF_PARAMS, variants=False)
 def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     """A card and its live breakdown; GET parameters ask a what-if (never saved).
 
@@ -195,7 +197,7 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
 
 
 @require_safe
-@cached_page(depends_on=("cards",), params=WHATIF_PARAMS)
+@cached_page(depends_on=("cards",), params=WHATIF_PARAMS, variants=False)
 def card_paths(request: HttpRequest, token: int) -> HttpResponse:
     """What would lift a card (or a what-if of it) a tier, and what would make it Legendary,
     each way with a what-if checked to get there. The card page loads it as it scrolls into

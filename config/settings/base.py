@@ -103,6 +103,10 @@ def database(url: str | None = None, *, conn_max_age: int = 0, **entry: object) 
         entry = {**dj_database_url.parse(url, conn_max_age=conn_max_age), **entry}
     if entry.get("ENGINE") == "django.db.backends.sqlite3":
         entry["OPTIONS"] = {**SQLITE_OPTIONS, **dict(entry.get("OPTIONS") or {})}
+    elif "postgresql" in str(entry.get("ENGINE", "")):
+        # A server that does not answer fails the connection (a 503 page, /healthz's 503)
+        # within seconds instead of hanging the worker.
+        entry["OPTIONS"] = {"connect_timeout": 5, **dict(entry.get("OPTIONS") or {})}
     return entry
 
 
@@ -181,13 +185,23 @@ TRUSTED_PROXIES = [
 CACHE_URL = os.environ.get("DJANGO_CACHE_URL", "")
 
 
+# A Redis that is stopped, frozen or full costs speed, never an error page: each socket waits
+# at most this long (seconds) to connect or for an answer, and a failed call is a cache miss
+# (core.cache_backends). Give the server a maxmemory with an allkeys-lru policy (docs).
+CACHE_SOCKET_TIMEOUT = float(os.environ.get("DJANGO_CACHE_TIMEOUT", "0.05"))
+
+
 def cache_from_url(url: str) -> dict:
     """A CACHES entry: Redis for ``redis://``/``rediss://``/``unix://``, else per-process memory."""
     if url.startswith(("redis://", "rediss://", "unix://")):
         return {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.cache_backends.FailSoftRedisCache",
             "LOCATION": url,
             "KEY_PREFIX": "card-codex",
+            "OPTIONS": {
+                "socket_connect_timeout": CACHE_SOCKET_TIMEOUT,
+                "socket_timeout": CACHE_SOCKET_TIMEOUT,
+            },
         }
     if url:
         raise ImproperlyConfigured(f"DJANGO_CACHE_URL: unsupported scheme in {url!r}")

@@ -94,6 +94,34 @@ def test_the_explorer_pages(client, db) -> None:
     assert client.get(url("arena:slab-list"), {"page": 999}).status_code == 200  # last page
 
 
+def _filter_fragments() -> set[str]:
+    from django.core.cache import cache
+
+    return {key for key in cache._cache if "template.cache.arena_filters" in key}
+
+
+def test_the_filter_form_is_kept_by_its_cleaned_filters_not_the_query_string(client, slabs) -> None:
+    """Junk parameters, another order of the same choices or another page make no new
+    fragment entry (issue 26, M1: a raw-query-string key grew the cache without bound)."""
+    base = {"tier": ["rare", "common"], "q": "pup"}
+    assert client.get(url("arena:slab-list"), base).status_code == 200
+    kept = _filter_fragments()
+    assert len(kept) == 1
+    for junk in range(5):
+        response = client.get(url("arena:slab-list"), {**base, f"x{junk}": "y" * 50})
+        assert response.status_code == 200
+    client.get(url("arena:slab-list"), {"tier": ["common", "rare"], "q": "pup", "page": 1})
+    assert _filter_fragments() == kept
+    # Other filters are another form: a second entry, showing them.
+    other = client.get(url("arena:slab-list"), {"tier": "epic"})
+    assert len(_filter_fragments()) == 2
+    assert re.search(r'value="epic" id="[^"]+" checked', other.content.decode())
+    # An invalid form shows the visitor's input and errors: rendered, never kept.
+    bad = client.get(url("arena:slab-list"), {"grade_min": "11", "q": "zzz"})
+    assert bad.status_code == 400 and 'value="zzz"' in bad.content.decode()
+    assert len(_filter_fragments()) == 2
+
+
 @pytest.mark.parametrize(
     "params",
     [

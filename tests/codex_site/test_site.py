@@ -118,12 +118,28 @@ def test_htmx_is_served_from_our_static_files(client):
     assert '<script src="/static/vendor/htmx/htmx.min.js" defer>' in html
 
 
-def test_healthz_is_plain_ok_without_queries(client, django_assert_num_queries):
-    with django_assert_num_queries(0):
+def test_healthz_reports_the_database_and_the_cache(client, django_assert_num_queries):
+    with django_assert_num_queries(1):  # SELECT 1
         response = client.get("/healthz")
     assert response.status_code == 200
-    assert response.content == b"ok"
-    assert response["Content-Type"].startswith("text/plain")
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
+
+
+def test_healthz_names_a_database_that_does_not_answer(client, monkeypatch):
+    from django.db import OperationalError
+
+    from core import views
+
+    def refused():
+        raise OperationalError("connection to server failed: Connection refused")
+
+    monkeypatch.setattr(views, "_check_database", refused)
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    report = response.json()
+    assert report["status"] == "unavailable" and report["cache"] == "ok"
+    assert report["database"].startswith("error: OperationalError: connection to server")
 
 
 def test_unknown_page_is_a_translated_404(client):

@@ -173,6 +173,25 @@ def test_htmx_targets_and_triggers_make_no_new_entries(client):
     assert len(page_entries()) == 2  # the fragment and the page
 
 
+def test_what_ifs_of_a_card_are_rendered_not_kept(client):
+    """A what-if is one of cards × attribute combinations: page-cached, distinct what-ifs
+    filled a shared Redis (issue 26, M1). Only the card's own page is kept."""
+    from tests.cards.conftest import make_card
+
+    make_card(77, name="Pup What")
+    for path in ("/en/cards/77/", "/en/cards/77/paths/"):
+        assert client.get(path).status_code == 200
+    kept = set(page_entries())
+    assert len(kept) == 2
+    for rank in range(1, 6):
+        for path in ("/en/cards/77/", "/en/cards/77/paths/"):
+            response = client.get(path, {"rank": rank})
+            assert response.status_code == 200
+    assert set(page_entries()) == kept
+    assert client.get("/en/cards/77/").status_code == 200  # still served from the cache
+    assert set(page_entries()) == kept
+
+
 def test_a_body_above_the_limit_is_served_but_not_kept(client, settings):
     settings.PAGE_CACHE_MAX_BYTES = 1000
     response = client.get(form_page())

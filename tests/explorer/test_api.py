@@ -1,9 +1,11 @@
 """The JSON API: the card (facts and links on top of the engine's breakdown), search,
 the index, the bulk file, caching, and one error shape on every error path."""
 
+import errno
 import json
 import subprocess
 import sys
+import time
 
 import pytest
 from django.conf import settings
@@ -469,3 +471,96 @@ def test_a_reset_database_gets_a_new_file_and_etag(client, demo, bulk_dir):
     BulkFile.objects.all().delete()  # as after a restore: same version number, no record
     again = client.get("/api/bulk/cards.json", headers={"If-None-Match": first["ETag"]})
     assert again.status_code == 200 and again["ETag"] != first["ETag"]
+
+
+# A writer that dies or hangs, a disk that refuses (issue 26): never a stall, never a 500.
+
+HOLD_LOCK = (
+    "import fcntl, os, sys, time\n"
+    "fd = os.open(sys.argv[1], os.O_CREAT | os.O_RDWR)\n"
+    "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+    "print('locked', flush=True)\n"
+    "time.sleep(120)\n"
+)
+
+
+@pytest.fixture
+def lock_holder(bulk_dir):
+    """Another process, writing the bulk file (it holds the lock) until it is killed."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(bulk_dir / "writing.lock")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout.readline().strip() == "locked"
+    yield process
+    process.kill()
+    process.wait(timeout=10)
+
+
+def test_a_dead_writers_lock_is_no_wait(client, demo, bulk_dir, lock_holder, monkeypatch):
+    from explorer import bulk
+
+    monkeypatch.setattr(bulk, "WAIT_SECONDS", 2.0)
+    lock_holder.kill()  # killed while writing: its lock file stays behind
+    lock_holder.wait(timeout=10)
+    assert (bulk_dir / "writing.lock").exists()
+    started = time.monotonic()
+    response = client.get("/api/bulk/cards.json")
+    assert response.status_code == 200
+    assert time.monotonic() - started < 1.5  # no waiting for the dead
+    assert json.loads(b"".join(response.streaming_content))["cards"]
+
+
+def test_a_live_writer_gets_others_a_json_503_not_a_stall(
+    client, demo, bulk_dir, lock_holder, monkeypatch
+):
+    from explorer import bulk
+
+    monkeypatch.setattr(bulk, "WAIT_SECONDS", 0.5)
+    started = time.monotonic()
+    response = client.get("/api/bulk/cards.json", HTTP_ACCEPT_LANGUAGE="en")
+    assert time.monotonic() - started < 3
+    assert response.status_code == 503
+    assert response["Content-Type"].startswith("application/json")
+    assert response["Retry-After"] == str(bulk.RETRY_AFTER_SECONDS)
+    error = response.json()
+    assert error["code"] == "bulk_unavailable" and "being written" in error["details"]
+    assert not list(bulk_dir.glob("cards-*.json"))  # it did not write a second copy
+    lock_holder.kill()
+    lock_holder.wait(timeout=10)
+    assert client.get("/api/bulk/cards.json").status_code == 200
+
+
+def test_a_bulk_directory_that_is_a_file_is_a_json_503(client, demo, tmp_path, settings):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    settings.BULK_DATA_DIR = str(blocker / "bulk")  # mkdir: NotADirectoryError
+    for method in ("get", "head"):
+        response = getattr(client, method)("/api/bulk/cards.json")
+        assert response.status_code == 503
+        assert response["Content-Type"].startswith("application/json")
+    error = client.get("/api/bulk/cards.json").json()
+    assert error["code"] == "bulk_unavailable" and "full or read-only" in error["details"]
+
+
+def test_a_full_disk_is_a_json_503_and_leaves_no_partial_file(client, demo, bulk_dir, monkeypatch):
+    from explorer import bulk
+
+    def full(out):
+        out.write("{")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(bulk, "export_collection", full)
+    response = client.get("/api/bulk/cards.json")
+    assert response.status_code == 503 and response.json()["code"] == "bulk_unavailable"
+    assert sorted(p.name for p in bulk_dir.iterdir()) == ["writing.lock"]
+
+
+def test_the_bulk_503_is_in_the_requests_language(client, demo, bulk_dir, lock_holder, monkeypatch):
+    from explorer import bulk
+
+    monkeypatch.setattr(bulk, "WAIT_SECONDS", 0.2)
+    response = client.get("/api/bulk/cards.json", HTTP_ACCEPT_LANGUAGE="ru")
+    assert response.status_code == 503
+    assert "записывается" in response.json()["details"]
