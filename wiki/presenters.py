@@ -58,7 +58,7 @@ from .selectors import (
     published_pages,
     result_pages,
 )
-from .validation import content_problems, size_problems
+from .validation import content_problems, size_problems, unknown_macro_problems
 
 RENDERER_REVISION = "2"
 CACHE_SECONDS = 60 * 60 * 24
@@ -267,7 +267,9 @@ def preview(
     rendered = render_markdown(body, lang=lang, resolver=resolver, alias_source=alias_source)
     html = fill_live_macros(rendered.html, rendered.live_macros, lang)
     with translation.override(messages_lang or translation.get_language()):
-        problems = tuple(content_problems(body, lang=lang, resolver=resolver))
+        problems = tuple(
+            unknown_macro_problems(summary) + content_problems(body, lang=lang, resolver=resolver)
+        )
     return PreviewView(
         title=title,
         summary=summary,
