@@ -16,12 +16,12 @@ from functools import wraps
 from typing import Any
 from urllib.parse import urlencode
 
-from django import forms
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from core.forms import AsciiIntegerField
 from engine.slabs import SlabStats
 
 from . import selectors, specs
@@ -68,7 +68,7 @@ def _get_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
 
 
 class ApiQueryForm(SlabFilterForm):
-    page_size = forms.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
+    page_size = AsciiIntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
 
 
 def _form_error(form: Any) -> HttpResponse:

@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.forms import AsciiIntegerField
 from core.labels import choices
 from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
@@ -65,7 +66,7 @@ class DayForm(forms.Form):
 
 
 class PageForm(forms.Form):
-    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+    page = AsciiIntegerField(required=False, min_value=1, max_value=100_000)
 
 
 SORT_CHOICES = [
@@ -101,8 +102,8 @@ class SlabFilterForm(DayForm):
         label=_("Grade to"), required=False, choices=[("", "—"), *_grades()], coerce=Decimal,
         empty_value=None,
     )  # fmt: skip
-    year_min = forms.IntegerField(label=_("Year from"), required=False, min_value=1, max_value=9999)
-    year_max = forms.IntegerField(label=_("Year to"), required=False, min_value=1, max_value=9999)
+    year_min = AsciiIntegerField(label=_("Year from"), required=False, min_value=1, max_value=9999)
+    year_max = AsciiIntegerField(label=_("Year to"), required=False, min_value=1, max_value=9999)
     value_min = forms.DecimalField(
         label=_("Value from ($)"), required=False, min_value=0,
         max_digits=VALUE_MAX_DIGITS, decimal_places=2,
@@ -117,7 +118,7 @@ class SlabFilterForm(DayForm):
         choices=[("", pgettext_lazy("bracket filter", "any")), *choices(Bracket)],
     )
     sort = forms.ChoiceField(label=_("Sort by"), required=False, choices=SORT_CHOICES)
-    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+    page = AsciiIntegerField(required=False, min_value=1, max_value=100_000)
 
     def filters(self) -> SlabFilters:
         """The valid form's filters, as the selectors take them."""
@@ -204,7 +205,7 @@ class MatchStartForm(forms.Form):
 class MoveForm(forms.Form):
     """A move in a match: the action count the page was made for, and the move."""
 
-    turn = forms.IntegerField(min_value=0, max_value=10_000)
+    turn = AsciiIntegerField(min_value=0, max_value=10_000)
     move = forms.ChoiceField(choices=())
 
     def __init__(self, *args, **kwargs):
@@ -221,4 +222,4 @@ class SurrenderForm(forms.Form):
 
 
 class ReplayForm(forms.Form):
-    turn = forms.IntegerField(required=False, min_value=0, max_value=10_000)
+    turn = AsciiIntegerField(required=False, min_value=0, max_value=10_000)

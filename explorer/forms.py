@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 
-class BoundedIntegerField(forms.IntegerField):
+class BoundedIntegerField(AsciiIntegerField):
     """An integer from ``min_value`` to ``max_value`` whose every refusal is one sentence.
 
     ``message`` may name ``%(name)s`` (the parameter), ``%(low)s``/``%(high)s`` (the
@@ -482,11 +482,11 @@ class AttributeChoiceField(forms.ChoiceField):
             )
 
 
-class RankField(forms.IntegerField):
-    """A GetGems rank: ``4`` or ``#4``; empty or ``none`` for no rank."""
+class RankField(AsciiIntegerField):
+    """A GetGems rank: ``4`` or ``#4`` (ASCII digits); empty or ``none`` for no rank."""
 
     def __init__(self) -> None:
-        super().__init__(required=False, min_value=1, max_value=MAX_RANK)
+        super().__init__(required=False, min_value=1, max_value=MAX_RANK, signed=False)
 
     def to_python(self, value: Any) -> int | None:
         if isinstance(value, str):

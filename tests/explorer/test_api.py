@@ -348,6 +348,12 @@ def test_search_errors_are_json_400s(client, demo, params, code):
         assert "at character 8" in data["details"]
 
 
+@pytest.mark.parametrize("param", ["page", "page_size"])
+@pytest.mark.parametrize("value", ["١", "４", "²"])
+def test_digits_of_other_scripts_in_the_apis_numbers_are_a_json_400(client, demo, param, value):
+    assert_error(client.get("/api/cards", {param: value}), 400, f"bad_{param}")
+
+
 def test_a_page_past_the_end_is_a_json_404(client, demo):
     assert_error(client.get("/api/cards", {"page": "9999"}), 404, "no_page")
 

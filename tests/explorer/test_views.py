@@ -494,6 +494,21 @@ def test_a_superscript_in_a_whatif_number_is_a_400(client, demo, param):
     assert "is a whole number from" in text(response)
 
 
+@pytest.mark.parametrize(("param", "value"), [("burned", "١"), ("rank", "４"), ("rank", "#٣")])
+def test_digits_of_other_scripts_in_a_whatif_are_a_400_not_a_number(client, demo, param, value):
+    card = Card.objects.filter(starter=False).first()
+    response = client.get(f"/en/cards/{card.token}/", {param: value})
+    assert response.status_code == 400  # it read burned=١ as 1 and rank=４ as 4
+    assert "is a whole number from" in text(response)
+
+
+@pytest.mark.parametrize("value", ["#٤", "#４"])
+def test_digits_of_other_scripts_in_compare_are_no_token(client, demo, value):
+    response = client.get("/en/cards/compare/", {"a": value, "b": "1"})
+    assert response.status_code == 400
+    assert "is not a card token" in text(response)
+
+
 def test_a_superscript_in_compare_is_a_400(client, demo):
     response = client.get("/en/cards/compare/", {"a": "#²", "b": "1"})
     assert response.status_code == 400
