@@ -10,7 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from core.forms import AsciiIntegerField
+from core.forms import AsciiIntegerField, ChoiceField, MultipleChoiceField, TypedChoiceField
 from core.labels import choices
 from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
@@ -82,23 +82,23 @@ class SlabFilterForm(DayForm):
     """The slab explorer's filters (all optional)."""
 
     q = forms.CharField(label=_("Card name or asset ID"), required=False, max_length=100)
-    tier = forms.MultipleChoiceField(
+    tier = MultipleChoiceField(
         label=_("Tier"),
         required=False,
         choices=choices(SlabTier),
         widget=forms.CheckboxSelectMultiple,
     )
-    element = forms.MultipleChoiceField(
+    element = MultipleChoiceField(
         label=_("Element"),
         required=False,
         choices=choices(Element),
         widget=forms.CheckboxSelectMultiple,
     )
-    grade_min = forms.TypedChoiceField(
+    grade_min = TypedChoiceField(
         label=_("Grade from"), required=False, choices=[("", "—"), *_grades()], coerce=Decimal,
         empty_value=None,
     )  # fmt: skip
-    grade_max = forms.TypedChoiceField(
+    grade_max = TypedChoiceField(
         label=_("Grade to"), required=False, choices=[("", "—"), *_grades()], coerce=Decimal,
         empty_value=None,
     )  # fmt: skip
@@ -112,12 +112,12 @@ class SlabFilterForm(DayForm):
         label=_("Value to ($)"), required=False, min_value=0,
         max_digits=VALUE_MAX_DIGITS, decimal_places=2,
     )  # fmt: skip
-    bracket = forms.ChoiceField(
+    bracket = ChoiceField(
         label=_("Fits the bracket"),
         required=False,
         choices=[("", pgettext_lazy("bracket filter", "any")), *choices(Bracket)],
     )
-    sort = forms.ChoiceField(label=_("Sort by"), required=False, choices=SORT_CHOICES)
+    sort = ChoiceField(label=_("Sort by"), required=False, choices=SORT_CHOICES)
     page = AsciiIntegerField(required=False, min_value=1, max_value=100_000)
 
     def filters(self) -> SlabFilters:
@@ -151,10 +151,10 @@ class TeamEditForm(forms.Form):
     """A change to the session's team (POST)."""
 
     OPS = ("add", "remove", "lead", "clear", "fill", "use")
-    op = forms.ChoiceField(choices=[(o, o) for o in OPS])
+    op = ChoiceField(choices=[(o, o) for o in OPS])
     asset_id = forms.CharField(required=False, max_length=ASSET_ID_MAX)
-    bracket = forms.ChoiceField(required=False, choices=[("", ""), *choices(Bracket)])
-    slab = forms.MultipleChoiceField(required=False)  # for "use": the permalink's slabs
+    bracket = ChoiceField(required=False, choices=[("", ""), *choices(Bracket)])
+    slab = MultipleChoiceField(required=False)  # for "use": the permalink's slabs
     next = forms.CharField(required=False, max_length=2000)
 
     def clean_slab(self) -> list[str]:
@@ -177,7 +177,7 @@ def _valid_asset_id(value: str) -> bool:
 class TeamLinkForm(DayForm):
     """A team permalink: ``?slab=…&slab=…`` (up to four asset IDs) and an optional day."""
 
-    slab = forms.MultipleChoiceField(required=False)
+    slab = MultipleChoiceField(required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -193,9 +193,9 @@ class TeamLinkForm(DayForm):
 class MatchStartForm(forms.Form):
     """Enter the arena with the session's team."""
 
-    bracket = forms.ChoiceField(label=_("Bracket"), choices=choices(Bracket))
+    bracket = ChoiceField(label=_("Bracket"), choices=choices(Bracket))
     lead = forms.CharField(label=_("On the field first"), required=False, max_length=ASSET_ID_MAX)
-    bot = forms.ChoiceField(
+    bot = ChoiceField(
         label=_("Opponent"),
         choices=[c for c in choices(ArenaBot) if c[0] != ArenaBot.RANDOM],
         initial=ArenaBot.PLANNER.value,
@@ -206,7 +206,7 @@ class MoveForm(forms.Form):
     """A move in a match: the action count the page was made for, and the move."""
 
     turn = AsciiIntegerField(min_value=0, max_value=10_000)
-    move = forms.ChoiceField(choices=())
+    move = ChoiceField(choices=())
 
     def __init__(self, *args, **kwargs):
         from .services import MOVES

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import AsciiIntegerField
+from core.forms import AsciiIntegerField, ChoiceField
 
 from . import services
 from .diff import diff_snapshots
@@ -89,7 +89,7 @@ class RevertForm(forms.Form):
 class PreviewForm(forms.Form):
     """``?lang=<code>``: the language a preview is rendered in."""
 
-    lang = forms.ChoiceField(choices=settings.LANGUAGES)
+    lang = ChoiceField(choices=settings.LANGUAGES)
 
 
 class PreviewTextForm(forms.Form):

@@ -33,6 +33,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language_info, ngettext, pgettext
 
 from core import versions
+from core.forms import shorten
 
 from . import search
 from .diff import FieldDiff, diff_snapshots
@@ -460,6 +461,15 @@ class SearchView:
         }
 
     @property
+    def query_shown(self) -> str:
+        """The query as the page repeats it (shortened: a query may be long)."""
+        return shorten(self.query)
+
+    @property
+    def corrected_shown(self) -> str:
+        return shorten(self.corrected)
+
+    @property
     def unknown_note(self) -> str:
         return ngettext(
             "No page has the word %(words)s, so the search left it out.",
@@ -474,7 +484,7 @@ class SearchView:
 
 def quoted_words(words: Iterable[str]) -> str:
     """Words in the visitor's quotation marks, comma-separated: “a”, “b” or «a», «b»."""
-    return ", ".join(pgettext("quoted word", "“%(word)s”") % {"word": w} for w in words)
+    return ", ".join(pgettext("quoted word", "“%(word)s”") % {"word": shorten(w)} for w in words)
 
 
 def _asks(hit: search.Hit, page: Page, lang: str) -> tuple[str, list[search.Ask]]:

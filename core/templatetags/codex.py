@@ -7,9 +7,16 @@ from django.template.loader_tags import BlockNode
 from django.urls import get_script_prefix
 from django.utils.safestring import mark_safe
 
+from core.forms import shorten
 from core.labels import enum_label
 
 register = template.Library()
+
+
+@register.filter
+def echo(value: object) -> str:
+    """What a visitor typed, as a heading or a sentence repeats it: shortened with "…"."""
+    return shorten(value)
 
 
 @register.filter
