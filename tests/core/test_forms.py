@@ -41,16 +41,18 @@ def test_a_card_token_is_ascii_digits(value):
     assert parse_token(value.translate(str.maketrans("٤٢４２", "4242"))) == 42
 
 
-def test_every_integer_field_of_a_request_form_is_the_ascii_one():
-    """Django's ``forms.IntegerField`` (and so any field built on it directly) reads "٣" as
-    3: every app's forms use ``core.forms.AsciiIntegerField`` (or a field built on it)."""
-    bare = re.compile(r"\bforms\.IntegerField\b")
+def test_every_integer_or_choice_field_of_a_request_form_is_cores():
+    """Django's ``forms.IntegerField`` reads "٣" as 3, and its choice fields repeat a refused
+    value whole: every app's forms use ``core.forms``' fields (or fields built on them)."""
+    bare = re.compile(r"\bforms\.(IntegerField|ChoiceField|TypedChoiceField|MultipleChoiceField)\b")
     found = [
         f"{path.relative_to(ROOT)}:{n}"
         for app in ("cards", "explorer", "play", "packs", "arena", "wiki", "core", "config")
         for path in sorted((ROOT / app).rglob("*.py"))
         if path.name != "models.py" and "migrations" not in path.parts
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-        if bare.search(line) and path.parts[-2:] != ("core", "forms.py")
+        if bare.search(line)
+        and "isinstance(" not in line
+        and path.parts[-2:] != ("core", "forms.py")
     ]
-    assert not found, "forms.IntegerField reads other scripts' digits:\n" + "\n".join(found)
+    assert not found, "use core.forms' fields instead:\n" + "\n".join(found)
