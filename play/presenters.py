@@ -913,10 +913,10 @@ class ReplayPage:
 def replay_page(
     match: Match, record: Replay, step: int | None, *, owner: bool, error: str | None = None
 ) -> ReplayPage:
-    """Step ``step`` of the replay (None, or past the end: the last step): what happened
-    in it and the board after it."""
+    """Step ``step`` of the replay (None: the start; past the end: the last step): what
+    happened in it and the board after it."""
     last = len(record.rounds) - 1
-    step = last if step is None else max(0, min(step, last))
+    step = 0 if step is None else max(0, min(step, last))
     base = reverse("play:replay", kwargs={"public_id": match.public_id})
 
     def url(n: int) -> str:
