@@ -124,7 +124,8 @@ def index(request: HttpRequest) -> HttpResponse:
         for app, endpoint in apidocs.endpoints()
     ]
     docs = _absolute(request, reverse("explorer:api-docs"))
-    return _json({"object": "list", "docs_url": docs, "data": data})
+    # Under "results", as every other list of the API (it was "data").
+    return _json({"object": "list", "docs_url": docs, "count": len(data), "results": data})
 
 
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:
@@ -223,7 +224,15 @@ def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -
         "token": token,
         "name": row["name"],
         "starter": row["starter"],
-        "equipped": {slot: row[f"{slot}__name"] for slot in EQUIPPED_FIELDS},
+        # The same shape as the card's own answer: each slot's name, supply and kind.
+        "equipped": {
+            slot: {
+                "name": row[f"{slot}__name"],
+                "supply": row[f"{slot}__supply"],
+                "kind": row[f"{slot}__kind"],
+            }
+            for slot in EQUIPPED_FIELDS
+        },
         "rarity": row["rarity"],
         "role": row["role"],
         "skill_affinity": row["skill_affinity"],
