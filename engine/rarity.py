@@ -327,8 +327,7 @@ def _need_combo(
             or (
                 n == best_n
                 and (
-                    rank > best_rank
-                    or (rank == best_rank and _combo_key(combo) < _combo_key(best))
+                    rank > best_rank or (rank == best_rank and _combo_key(combo) < _combo_key(best))
                 )
             )
         ):
