@@ -612,3 +612,13 @@ def test_try_it_from_a_whatif_keeps_the_whatif_and_reaches_its_target(client, de
             assert ORDER.index(reached) >= ORDER.index(target), (card.token, href, reached)
             checked += 1
     assert checked
+
+
+def test_the_russian_card_page_writes_a_rank_one_way_and_decimals_with_a_comma(client, demo):
+    card = Card.objects.filter(starter=False, getgems_rank__isnull=False).first()
+    page = text(client.get(f"/ru/cards/{card.token}/"))
+    assert f"№{card.getgems_rank}" in page and f"#{card.getgems_rank}" not in page
+    assert not re.search(r"счёт [0-9 ]+\.[0-9]", page), "a score written with a point"
+    other = Card.objects.filter(starter=False).exclude(pk=card.pk).first()
+    compare = text(client.get("/ru/cards/compare/", {"a": card.token, "b": other.token}))
+    assert f"№{card.getgems_rank}" in compare and not re.search(r"\b[0-9]+\.[0-9]\b", compare)
