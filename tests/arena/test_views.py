@@ -427,7 +427,7 @@ def test_query_counts(
         (url("arena:slab-detail", asset_id="a"), 6),
         (url("arena:team"), 5),
         (url("arena:match", public_id=match.public_id), 6),
-        (url("arena:match-replay", public_id=match.public_id), 4),
+        (url("arena:match-replay", public_id=match.public_id) + "?turn=0", 4),
     ]
     for path, most in pages:
         with django_assert_max_num_queries(most):
