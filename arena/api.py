@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
-from django import forms
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from core.api import absolute, api_view, error_response, json_response
+from core.forms import AsciiIntegerField
 from engine.slabs import SlabStats
 
 from . import selectors, specs
@@ -33,7 +33,7 @@ __all__ = ["slab_detail", "slab_list"]
 
 
 class ApiQueryForm(SlabFilterForm):
-    page_size = forms.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
+    page_size = AsciiIntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
 
 
 def _form_error(form: Any) -> HttpResponse:

@@ -10,6 +10,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from core.forms import AsciiIntegerField, ChoiceField, MultipleChoiceField, TypedChoiceField
 from core.labels import choices
 from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
@@ -65,7 +66,7 @@ class DayForm(forms.Form):
 
 
 class PageForm(forms.Form):
-    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+    page = AsciiIntegerField(required=False, min_value=1, max_value=100_000)
 
 
 SORT_CHOICES = [
@@ -81,28 +82,28 @@ class SlabFilterForm(DayForm):
     """The slab explorer's filters (all optional)."""
 
     q = forms.CharField(label=_("Card name or asset ID"), required=False, max_length=100)
-    tier = forms.MultipleChoiceField(
+    tier = MultipleChoiceField(
         label=_("Tier"),
         required=False,
         choices=choices(SlabTier),
         widget=forms.CheckboxSelectMultiple,
     )
-    element = forms.MultipleChoiceField(
+    element = MultipleChoiceField(
         label=_("Element"),
         required=False,
         choices=choices(Element),
         widget=forms.CheckboxSelectMultiple,
     )
-    grade_min = forms.TypedChoiceField(
+    grade_min = TypedChoiceField(
         label=_("Grade from"), required=False, choices=[("", "—"), *_grades()], coerce=Decimal,
         empty_value=None,
     )  # fmt: skip
-    grade_max = forms.TypedChoiceField(
+    grade_max = TypedChoiceField(
         label=_("Grade to"), required=False, choices=[("", "—"), *_grades()], coerce=Decimal,
         empty_value=None,
     )  # fmt: skip
-    year_min = forms.IntegerField(label=_("Year from"), required=False, min_value=1, max_value=9999)
-    year_max = forms.IntegerField(label=_("Year to"), required=False, min_value=1, max_value=9999)
+    year_min = AsciiIntegerField(label=_("Year from"), required=False, min_value=1, max_value=9999)
+    year_max = AsciiIntegerField(label=_("Year to"), required=False, min_value=1, max_value=9999)
     value_min = forms.DecimalField(
         label=_("Value from ($)"), required=False, min_value=0,
         max_digits=VALUE_MAX_DIGITS, decimal_places=2,
@@ -111,13 +112,13 @@ class SlabFilterForm(DayForm):
         label=_("Value to ($)"), required=False, min_value=0,
         max_digits=VALUE_MAX_DIGITS, decimal_places=2,
     )  # fmt: skip
-    bracket = forms.ChoiceField(
+    bracket = ChoiceField(
         label=_("Fits the bracket"),
         required=False,
         choices=[("", pgettext_lazy("bracket filter", "any")), *choices(Bracket)],
     )
-    sort = forms.ChoiceField(label=_("Sort by"), required=False, choices=SORT_CHOICES)
-    page = forms.IntegerField(required=False, min_value=1, max_value=100_000)
+    sort = ChoiceField(label=_("Sort by"), required=False, choices=SORT_CHOICES)
+    page = AsciiIntegerField(required=False, min_value=1, max_value=100_000)
 
     def filters(self) -> SlabFilters:
         """The valid form's filters, as the selectors take them."""
@@ -150,10 +151,10 @@ class TeamEditForm(forms.Form):
     """A change to the session's team (POST)."""
 
     OPS = ("add", "remove", "lead", "clear", "fill", "use")
-    op = forms.ChoiceField(choices=[(o, o) for o in OPS])
+    op = ChoiceField(choices=[(o, o) for o in OPS])
     asset_id = forms.CharField(required=False, max_length=ASSET_ID_MAX)
-    bracket = forms.ChoiceField(required=False, choices=[("", ""), *choices(Bracket)])
-    slab = forms.MultipleChoiceField(required=False)  # for "use": the permalink's slabs
+    bracket = ChoiceField(required=False, choices=[("", ""), *choices(Bracket)])
+    slab = MultipleChoiceField(required=False)  # for "use": the permalink's slabs
     next = forms.CharField(required=False, max_length=2000)
 
     def clean_slab(self) -> list[str]:
@@ -176,7 +177,7 @@ def _valid_asset_id(value: str) -> bool:
 class TeamLinkForm(DayForm):
     """A team permalink: ``?slab=…&slab=…`` (up to four asset IDs) and an optional day."""
 
-    slab = forms.MultipleChoiceField(required=False)
+    slab = MultipleChoiceField(required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -192,9 +193,9 @@ class TeamLinkForm(DayForm):
 class MatchStartForm(forms.Form):
     """Enter the arena with the session's team."""
 
-    bracket = forms.ChoiceField(label=_("Bracket"), choices=choices(Bracket))
+    bracket = ChoiceField(label=_("Bracket"), choices=choices(Bracket))
     lead = forms.CharField(label=_("On the field first"), required=False, max_length=ASSET_ID_MAX)
-    bot = forms.ChoiceField(
+    bot = ChoiceField(
         label=_("Opponent"),
         choices=[c for c in choices(ArenaBot) if c[0] != ArenaBot.RANDOM],
         initial=ArenaBot.PLANNER.value,
@@ -204,8 +205,8 @@ class MatchStartForm(forms.Form):
 class MoveForm(forms.Form):
     """A move in a match: the action count the page was made for, and the move."""
 
-    turn = forms.IntegerField(min_value=0, max_value=10_000)
-    move = forms.ChoiceField(choices=())
+    turn = AsciiIntegerField(min_value=0, max_value=10_000)
+    move = ChoiceField(choices=())
 
     def __init__(self, *args, **kwargs):
         from .services import MOVES
@@ -221,4 +222,4 @@ class SurrenderForm(forms.Form):
 
 
 class ReplayForm(forms.Form):
-    turn = forms.IntegerField(required=False, min_value=0, max_value=10_000)
+    turn = AsciiIntegerField(required=False, min_value=0, max_value=10_000)

@@ -689,6 +689,8 @@ def match_replay(request: HttpRequest, public_id: UUID) -> HttpResponse:
     owner = match is not None and match.owner_session_key == session_key(request)
     if match is None or (not match.over and not owner):
         raise Http404(_("There is no such match."))
+    if "turn" not in request.GET:  # it opens at the start, with the turn in the address
+        return redirect(f"{request.path}?turn=0")
     loaded = services.load(match)
     chunks = _turn_chunks(loaded)
     last = len(loaded.turns) - 1
@@ -696,9 +698,9 @@ def match_replay(request: HttpRequest, public_id: UUID) -> HttpResponse:
     status = 200
     if form.is_valid():
         step = form.cleaned_data["turn"]
-        step = last if step is None else max(0, min(step, last))
+        step = 0 if step is None else max(0, min(step, last))
     else:
-        step, status = last, 400
+        step, status = 0, 400
     base = reverse("arena:match-replay", kwargs={"public_id": public_id})
     snapshot = loaded.turns[step]
     context = {

@@ -1,8 +1,9 @@
 """Form fields for the collection's own values, shared by the admin and the explorer.
 
 A card token is typed by people as ``42`` or ``#42``; this is the one place that reads it.
-Django's ``IntegerField`` does the reading, so a character that ``str.isdigit`` calls a
-digit but ``int`` refuses (``²``, ``①``) is a form error like any other, never a crash.
+``core.forms.AsciiIntegerField`` does the reading, so a character that ``str.isdigit``
+calls a digit (``²``, ``①``) or that ``int`` reads in another script (``٤``, ``４``) is a
+form error like any other, never a crash nor a card.
 
 >>> TokenField().clean("#42"), TokenField(required=False).clean("")
 (42, None)
@@ -16,9 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+from core.forms import AsciiIntegerField
 
 __all__ = ["MAX_TOKEN", "TokenField", "parse_token"]
 
@@ -26,7 +28,7 @@ __all__ = ["MAX_TOKEN", "TokenField", "parse_token"]
 MAX_TOKEN = 2**31 - 1
 
 
-class TokenField(forms.IntegerField):
+class TokenField(AsciiIntegerField):
     """A card token from 1 to ``MAX_TOKEN``, with or without a leading ``#``.
 
     Every refusal (not a number, out of range, missing) is the same sentence, naming
@@ -40,7 +42,7 @@ class TokenField(forms.IntegerField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("min_value", 1)
         kwargs.setdefault("max_value", MAX_TOKEN)
-        super().__init__(**kwargs)
+        super().__init__(signed=False, **kwargs)
 
     def to_python(self, value: Any) -> int | None:
         if isinstance(value, str):

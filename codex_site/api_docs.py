@@ -14,13 +14,15 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
         summary=_("Every endpoint of the API, with its address and the documentation."),
         example="/api/",
         example_response=(
-            '{"object": "list", "docs_url": "https://…/en/api/", "data": [{"object": '
-            '"endpoint", "key": "card-search", "path": "/api/cards", "summary": "…"}, …]}'
+            '{"object": "list", "docs_url": "https://…/en/api/", "count": 9, "results": '
+            '[{"object": "endpoint", "key": "card-search", "app": "Explorer", "method": "GET", '
+            '"path": "/api/cards", "summary": "…", "example": "https://…/api/cards?…"}, …]}'
         ),
         fields=(
             Field("object", _("Always “list”.")),
             Field("docs_url", _("This documentation.")),
-            Field("data", _("One object per endpoint: key, method, path, summary, example.")),
+            Field("count", _("How many endpoints there are.")),
+            Field("results", _("One object per endpoint: key, method, path, summary, example.")),
         ),
     ),
 )

@@ -156,7 +156,9 @@ def api_index(request: HttpRequest) -> HttpResponse:
         for app, endpoint in api.endpoints()
     ]
     docs = request.build_absolute_uri(reverse("site:api-docs"))
-    return api.json_response({"object": "list", "docs_url": docs, "data": data})
+    return api.json_response(
+        {"object": "list", "docs_url": docs, "count": len(data), "results": data}
+    )
 
 
 def api_not_found(request: HttpRequest, rest: str = "") -> HttpResponse:

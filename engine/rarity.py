@@ -295,10 +295,22 @@ def _need_god_premium(current: Rarity, target: Rarity) -> Requirement | None:
     return None
 
 
+def _combo_key(combo: ComboSpec) -> tuple[tuple[str, str], ...]:
+    """A combo's language-independent order: its (slot, attribute name) pairs, sorted
+    (attribute names are not translated; a combo's own name is).
+
+    >>> _combo_key(ComboSpec("Пират", ((Slot.PAW, "Hook"), (Slot.HEAD, "Tricorn")), Rarity.EPIC))
+    (('head', 'Tricorn'), ('paw', 'Hook'))
+    """
+    return tuple(sorted((slot.value, name) for slot, name in combo.attributes))
+
+
 def _need_combo(
     partial: Sequence[tuple[int, int, ComboSpec]], equipped: dict[Slot, str], target: Rarity
 ) -> Requirement | None:
-    """The combo with the fewest missing attributes (then the higher rarity, then by name).
+    """The combo with the fewest missing attributes (then the higher rarity, then the
+    first by its attributes: ``_combo_key``, the same in every language — a combo's name is
+    translated, and a tie broken on it made the English and Russian pages disagree).
 
     ``partial`` holds (missing count, rarity rank, combo) for each combo not fully
     equipped; ``equipped`` maps each slot to the equipped attribute's name.
@@ -313,7 +325,10 @@ def _need_combo(
             best is None
             or n < best_n
             or (
-                n == best_n and (rank > best_rank or (rank == best_rank and combo.name < best.name))
+                n == best_n
+                and (
+                    rank > best_rank or (rank == best_rank and _combo_key(combo) < _combo_key(best))
+                )
             )
         ):
             best, best_n, best_rank = combo, n, rank

@@ -107,7 +107,15 @@ def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -
         "token": token,
         "name": row["name"],
         "starter": row["starter"],
-        "equipped": {slot: row[f"{slot}__name"] for slot in EQUIPPED_FIELDS},
+        # The same shape as the card's own answer: each slot's name, supply and kind.
+        "equipped": {
+            slot: {
+                "name": row[f"{slot}__name"],
+                "supply": row[f"{slot}__supply"],
+                "kind": row[f"{slot}__kind"],
+            }
+            for slot in EQUIPPED_FIELDS
+        },
         "rarity": row["rarity"],
         "role": row["role"],
         "skill_affinity": row["skill_affinity"],

@@ -15,7 +15,7 @@ _CARD_SUMMARY_FIELDS: tuple[Field, ...] = (
     Field("token", _("The card's token (its number in the collection).")),
     Field("name", _("The card's name.")),
     Field("starter", _("True for a starter card (the Free rarity).")),
-    Field("equipped", _("The equipped attribute of each slot: head, body, paw, background.")),
+    Field("equipped", _("Each slot's attribute: name, supply (print count), kind.")),
     Field("rarity", _("free, common, rare, epic or legendary.")),
     Field("role", _("tank, striker, support or control.")),
     Field("skill_affinity", _("pierce, speed, steal or arcane.")),
@@ -44,9 +44,10 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
         example="/api/cards?q=r%3Alegendary+or+is%3Acombo&page_size=2",
         example_response=(
             '{"object": "list", "query": "r:legendary or is:combo", "described": ["…"], '
-            '"count": 166, "page": 1, "pages": 83, "next": "https://…/api/cards?q=…&page=2&'
-            'page_size=2", "previous": null, "results": [{"object": "card", "token": 4, '
-            '"name": "Pixel #4", "rarity": "legendary", …}, …]}'
+            '"count": 147, "page": 1, "pages": 74, "next": "https://…/api/cards?q=…&page=2&'
+            'page_size=2", "previous": null, "results": [{"object": "card", "token": 27, '
+            '"name": "Sage #27", "starter": false, "equipped": {"head": {"name": '
+            '"Royal Antenna", "supply": 37, "kind": "normal"}, …}, "rarity": "legendary", …}, …]}'
         ),
         params=(
             Param(
@@ -85,12 +86,12 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             "One card: what it is, and its whole breakdown as the engine derives it (the "
             "schema of `python -m engine derive`), every rule and trace step included."
         ),
-        example="/api/cards/1",
+        example="/api/cards/26",
         example_response=(
-            '{"object": "card", "token": 1, "name": "Pixel #1", "starter": false, '
-            '"equipped": {"head": {"name": "Golden Crown", "supply": 60, "kind": "normal"}, …}, '
-            '"picture_url": "https://…/en/cards/1/picture.svg", "page_url": '
-            '"https://…/en/cards/1/", "rarity": "rare", "decided_by": ["getgems_rank"], '
+            '{"object": "card", "token": 26, "name": "Dumpling #26", "starter": false, '
+            '"equipped": {"head": {"name": "Copper Headband", "supply": 312, "kind": "normal"}, '
+            '…}, "picture_url": "https://…/en/cards/26/picture.svg", "page_url": '
+            '"https://…/en/cards/26/", "rarity": "epic", "decided_by": ["getgems_rank"], '
             '"rules": {"supply_count": "common", …}, "trace": [{"code": "…", …}, …]}'
         ),
         fields=(

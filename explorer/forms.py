@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from cards.forms import parse_token
 from cards.models import Card
 from cards.query import DEFAULT_SORT, MAX_LENGTH, SORTS, Query, QueryError, parse, with_sort
-from core.forms import AsciiIntegerField
+from core.forms import AsciiIntegerField, ChoiceField, MultipleChoiceField, shorten
 from core.labels import label
 from engine.types import CardSpec, Rarity, Role, Skill, Slot
 
@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 
-class BoundedIntegerField(forms.IntegerField):
+class BoundedIntegerField(AsciiIntegerField):
     """An integer from ``min_value`` to ``max_value`` whose every refusal is one sentence.
 
     ``message`` may name ``%(name)s`` (the parameter), ``%(low)s``/``%(high)s`` (the
@@ -123,9 +123,9 @@ class CardListForm(forms.Form):
 
     q = QueryField()
     page = AsciiIntegerField(required=False, min_value=1, signed=False)
-    display = forms.ChoiceField(required=False, choices=[(d, d) for d in DISPLAYS])
-    sort = forms.ChoiceField(required=False, choices=[(k, k) for k in SORTS])
-    dir = forms.ChoiceField(required=False, choices=[("asc", "asc"), ("desc", "desc")])
+    display = ChoiceField(required=False, choices=[(d, d) for d in DISPLAYS])
+    sort = ChoiceField(required=False, choices=[(k, k) for k in SORTS])
+    dir = ChoiceField(required=False, choices=[("asc", "asc"), ("desc", "desc")])
 
     def page_number(self) -> int:
         if self.is_bound and not self.has_error("page"):
@@ -313,25 +313,23 @@ class AdvancedSearchForm(forms.Form):
 
     name = forms.CharField(label=_("Card name"), required=False, max_length=100)
     attribute = forms.CharField(label=_("Equipped attribute"), required=False, max_length=100)
-    slot = forms.ChoiceField(label=_("In the slot"), required=False)
-    rarity = forms.MultipleChoiceField(
+    slot = ChoiceField(label=_("In the slot"), required=False)
+    rarity = MultipleChoiceField(
         label=_("Rarity"), required=False, widget=forms.CheckboxSelectMultiple
     )
-    role = forms.MultipleChoiceField(
-        label=_("Role"), required=False, widget=forms.CheckboxSelectMultiple
-    )
-    skill = forms.MultipleChoiceField(
+    role = MultipleChoiceField(label=_("Role"), required=False, widget=forms.CheckboxSelectMultiple)
+    skill = MultipleChoiceField(
         label=_("Skill affinity"), required=False, widget=forms.CheckboxSelectMultiple
     )
-    starter = forms.ChoiceField(
+    starter = ChoiceField(
         label=_("Starter (Free) cards"),
         required=False,
         choices=(("", _("leave out")), ("include", _("include")), ("only", _("only these"))),
     )
     supply = _bounded(_("An equipped attribute with supply at most"))
-    has_rank = forms.ChoiceField(label=_("Has a GetGems rank"), required=False, choices=TRI)
-    order = forms.ChoiceField(label=_("Sort by"), required=False)
-    direction = forms.ChoiceField(
+    has_rank = ChoiceField(label=_("Has a GetGems rank"), required=False, choices=TRI)
+    order = ChoiceField(label=_("Sort by"), required=False)
+    direction = ChoiceField(
         label=_("Direction"),
         required=False,
         choices=(("desc", _("highest first")), ("asc", _("lowest first"))),
@@ -359,9 +357,7 @@ class AdvancedSearchForm(forms.Form):
                 self.fields[f"{key}_min"] = _bounded(text, high)
                 self.fields[f"{key}_max"] = _bounded(text, high)
         for key, text in self.FACTS:
-            self.fields[f"is_{key}"] = forms.ChoiceField(
-                label=text, required=False, choices=self.TRI
-            )
+            self.fields[f"is_{key}"] = ChoiceField(label=text, required=False, choices=self.TRI)
 
     @classmethod
     def multiple_choices(cls) -> tuple[str, ...]:
@@ -434,7 +430,7 @@ def _quoted(text: str) -> str:
 # What-if
 
 
-class AttributeChoiceField(forms.ChoiceField):
+class AttributeChoiceField(ChoiceField):
     """One slot's attribute by name: the card's own ones, then the whole catalogue.
 
     The choices are grouped the way the page shows them; checking a name is one set
@@ -475,15 +471,15 @@ class AttributeChoiceField(forms.ChoiceField):
             raise ValidationError(
                 _("There is no %(slot)s attribute called “%(name)s”."),
                 code="invalid_choice",
-                params={"slot": label(self.slot), "name": value[:100]},
+                params={"slot": label(self.slot), "name": shorten(value)},
             )
 
 
-class RankField(forms.IntegerField):
-    """A GetGems rank: ``4`` or ``#4``; empty or ``none`` for no rank."""
+class RankField(AsciiIntegerField):
+    """A GetGems rank: ``4`` or ``#4`` (ASCII digits); empty or ``none`` for no rank."""
 
     def __init__(self) -> None:
-        super().__init__(required=False, min_value=1, max_value=MAX_RANK)
+        super().__init__(required=False, min_value=1, max_value=MAX_RANK, signed=False)
 
     def to_python(self, value: Any) -> int | None:
         if isinstance(value, str):

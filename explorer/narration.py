@@ -15,6 +15,7 @@ and in Russian (``TRACE.missing()`` stays empty).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -121,6 +122,17 @@ def number(value: Any) -> str:
     return number_format(value, use_l10n=True, force_grouping=True)
 
 
+def decimal(value: Any) -> str:
+    """A score such as "1508.3" written the visitor's way: "1,508.3", "1 508,3"."""
+    return number_format(Decimal(str(value)), use_l10n=True, force_grouping=True)
+
+
+def rank_number(rank: Any) -> str:
+    """A GetGems rank as a number: "#66", "№66" (docs/glossary.md)."""
+    # Translators: a GetGems rank as a number; Russian writes "№66".
+    return _("#%(rank)s") % {"rank": rank}
+
+
 # ---------------------------------------------------------------------------
 # One function per trace code
 
@@ -171,7 +183,7 @@ def _wardrobe(p: Mapping[str, Any], v: Any) -> str:
         "%(count)s owned attribute gives a wardrobe score of %(score)s → %(rarity)s.",
         "%(count)s owned attributes give a wardrobe score of %(score)s → %(rarity)s.",
         p["attributes"],
-    ) % {"count": p["attributes"], "score": p["score"], "rarity": rarity(v)}
+    ) % {"count": p["attributes"], "score": decimal(p["score"]), "rarity": rarity(v)}
 
 
 @TRACE.register("rarity.tier_badge", section="tier_badge", rule="tier_badge")
@@ -570,9 +582,9 @@ def _need_slots(p: Mapping[str, Any], v: Any) -> str:
 @NEEDS_SAID.register("score", section="wardrobe_score", rule="wardrobe_score")
 def _need_score(p: Mapping[str, Any], v: Any) -> str:
     text = _("Wardrobe score %(have)s of %(threshold)s: %(missing)s more points → %(target)s.") % {
-        "have": p["have"],
+        "have": decimal(p["have"]),
         "threshold": number(p["threshold"]),
-        "missing": p["missing"],
+        "missing": decimal(p["missing"]),
         "target": rarity(v),
     }
     if p.get("one_attribute_max_supply"):
@@ -648,7 +660,7 @@ def _rule_reason(result: Any) -> str:
                     count,
                 ) % {"count": count, "max": max_supply}
     if key == "wardrobe_score":
-        return _("a wardrobe score of %(score)s") % {"score": e["display"]}
+        return _("a wardrobe score of %(score)s") % {"score": decimal(e["display"])}
     if key == "tier_badge":
         return _("a unique-tier attribute equipped")
     if key == "burned_stickers":

@@ -1037,8 +1037,10 @@ def compare_sections(
             d.stats.hp,
             d.stats.def_,
             d.stats.ability,
-            format_score(d.wardrobe_score) if d.wardrobe_score is not None else "",
-            f"#{card.getgems_rank}" if card.getgems_rank else _("none"),
+            narration.decimal(format_score(d.wardrobe_score))
+            if d.wardrobe_score is not None
+            else "",
+            narration.rank_number(card.getgems_rank) if card.getgems_rank else _("none"),
             card.burned_stickers,
             template_label(d.template),
         ]

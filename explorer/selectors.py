@@ -64,7 +64,7 @@ ROW_FIELDS = (
     "burned_stickers",
     "wardrobe_score",
     "starter",
-    *(f"{slot}__name" for slot in SLOT_FIELDS),
+    *(f"{slot}__{part}" for slot in SLOT_FIELDS for part in ("name", "supply", "kind")),
 )
 _ROWS = Prepared(lambda *ids: Card.objects.filter(pk__in=ids).values_list(*ROW_FIELDS))
 

@@ -12,6 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Rarity
+from core.forms import AsciiIntegerField
 
 from .models import RESERVED_SLUGS, Pool
 
@@ -21,25 +22,26 @@ SEED_MAX = 2**63 - 1
 
 
 class PageForm(forms.Form):
-    page = forms.IntegerField(min_value=1, max_value=10**6, required=False)
+    page = AsciiIntegerField(min_value=1, max_value=10**6, required=False)
 
 
 class RevealForm(forms.Form):
     """``shown``: how many of the pack's cards are turned over (the rest face down)."""
 
-    shown = forms.IntegerField(min_value=0, max_value=100, required=False)
+    shown = AsciiIntegerField(min_value=0, max_value=100, required=False)
 
 
 class CheckForm(forms.Form):
     """How many packs to simulate, and (optionally) the seed, to repeat a check."""
 
-    n = forms.IntegerField(
+    n = AsciiIntegerField(
         label=_("Packs to open"),
         min_value=1,
         max_value=CHECK_PACKS_MAX,
         initial=CHECK_PACKS_DEFAULT,
     )
-    seed = forms.IntegerField(
+    seed = AsciiIntegerField(
+        max_digits=40,  # past SEED_MAX: a long seed hears "at most …", not "not a number"
         label=_("Seed (optional)"),
         min_value=0,
         max_value=SEED_MAX,

@@ -22,7 +22,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import AsciiIntegerField
+from core.forms import AsciiIntegerField, ChoiceField
 from core.labels import choices
 from engine.match import A, Action, Boost, Commit, IllegalActionError, Pick, Surrender
 from engine.types import BoostKind, BotKind
@@ -131,7 +131,7 @@ class TokensField(forms.Field):
         return tokens  # type: ignore[return-value]
 
 
-class BotField(forms.ChoiceField):
+class BotField(ChoiceField):
     """Which bot plays (``engine.types.BotKind``); blank is the default, greedy."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -168,7 +168,7 @@ class BuilderForm(forms.Form):
     )
 
     bot = BotField()
-    source = forms.ChoiceField(
+    source = ChoiceField(
         choices=[(s, s) for s in SOURCES],
         required=False,
         error_messages={"invalid_choice": _("Cards come from the collection or your binder.")},

@@ -913,14 +913,14 @@ class ReplayPage:
 def replay_page(
     match: Match, record: Replay, step: int | None, *, owner: bool, error: str | None = None
 ) -> ReplayPage:
-    """Step ``step`` of the replay (None, or past the end: the last step): what happened
-    in it and the board after it. A match in progress replays up to its last finished
-    round: the round being played is not a step yet (its state holds the bot's hidden
-    pick), and no board of it reveals the bot."""
+    """Step ``step`` of the replay (None: the start; past the end: the last step): what
+    happened in it and the board after it. A match in progress replays up to its last
+    finished round: the round being played is not a step yet (its state holds the bot's
+    hidden pick), and no board of it reveals the bot."""
     last = len(record.rounds) - 1
     if not match.over:
         last = max(0, last - 1)
-    step = last if step is None else max(0, min(step, last))
+    step = 0 if step is None else max(0, min(step, last))
     base = reverse("play:replay", kwargs={"public_id": match.public_id})
 
     def url(n: int) -> str:

@@ -285,7 +285,10 @@ def _viewable(request: HttpRequest, public_id: UUID) -> tuple[Match, bool]:
 
 @require_safe
 def match_replay(request: HttpRequest, public_id: UUID) -> HttpResponse:
+    """A replay step by step; it opens at the start, with the step in the address."""
     match, owner = _viewable(request, public_id)
+    if "step" not in request.GET:
+        return redirect(f"{request.path}?step=0")
     form = ReplayForm(request.GET)
     valid = form.is_valid()
     error = None if valid else form.errors["step"][0]

@@ -18,14 +18,14 @@ from django.conf import settings
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from core.forms import AsciiIntegerField
+from core.forms import AsciiIntegerField, ChoiceField
 
 from . import services
 from .diff import diff_snapshots
 from .models import Page
 from .rendering import UrlResolver
 from .selectors import LANGUAGE_CODES, read_page_directory
-from .validation import body_problems
+from .validation import body_problems, unknown_macro_problems
 
 #: The largest number a revision or page number may be (PositiveIntegerField's ceiling).
 MAX_NUMBER = 2_147_483_647
@@ -89,7 +89,7 @@ class RevertForm(forms.Form):
 class PreviewForm(forms.Form):
     """``?lang=<code>``: the language a preview is rendered in."""
 
-    lang = forms.ChoiceField(choices=settings.LANGUAGES)
+    lang = ChoiceField(choices=settings.LANGUAGES)
 
 
 class PreviewTextForm(forms.Form):
@@ -156,9 +156,14 @@ class PageAdminForm(forms.ModelForm):
         return snap
 
     def _check_bodies(self, cleaned: dict[str, Any]) -> None:
-        """Refuse a body past the limits or naming an unknown table, field by field."""
+        """Refuse a body past the limits or naming an unknown table, and a summary naming an
+        unknown table, field by field."""
         titles: dict[str, dict[str, str]] | None = None
         for code in LANGUAGE_CODES:
+            summary = f"summary_{code}"
+            if summary in self.fields and cleaned.get(summary):
+                for problem in unknown_macro_problems(cleaned[summary]):
+                    self.add_error(summary, problem)
             field = f"body_{code}"
             text = cleaned.get(field) or ""
             if field not in self.fields or not text:

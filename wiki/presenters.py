@@ -31,6 +31,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language_info, ngettext, pgettext
 
+from core.forms import shorten
 from core.memo import shared
 from core.translated import LocalizedText, localized
 
@@ -56,7 +57,7 @@ from .selectors import (
     published_pages,
     result_pages,
 )
-from .validation import content_problems, size_problems
+from .validation import content_problems, size_problems, unknown_macro_problems
 
 RENDERER_REVISION = "2"
 CACHE_SECONDS = 60 * 60 * 24
@@ -273,7 +274,9 @@ def preview(
     rendered = render_markdown(body, lang=lang, resolver=resolver, alias_source=alias_source)
     html = fill_live_macros(rendered.html, rendered.live_macros, lang)
     with translation.override(messages_lang or translation.get_language()):
-        problems = tuple(content_problems(body, lang=lang, resolver=resolver))
+        problems = tuple(
+            unknown_macro_problems(summary) + content_problems(body, lang=lang, resolver=resolver)
+        )
     return PreviewView(
         title=title,
         summary=summary,
@@ -464,6 +467,15 @@ class SearchView:
         }
 
     @property
+    def query_shown(self) -> str:
+        """The query as the page repeats it (shortened: a query may be long)."""
+        return shorten(self.query)
+
+    @property
+    def corrected_shown(self) -> str:
+        return shorten(self.corrected)
+
+    @property
     def unknown_note(self) -> str:
         return ngettext(
             "No page has the word %(words)s, so the search left it out.",
@@ -483,7 +495,7 @@ class SearchView:
 
 def quoted_words(words: Iterable[str]) -> str:
     """Words in the visitor's quotation marks, comma-separated: “a”, “b” or «a», «b»."""
-    return ", ".join(pgettext("quoted word", "“%(word)s”") % {"word": w} for w in words)
+    return ", ".join(pgettext("quoted word", "“%(word)s”") % {"word": shorten(w)} for w in words)
 
 
 def _asks(hit: search.Hit, page: Page, lang: str) -> tuple[str, list[search.Ask]]:

@@ -5,7 +5,9 @@ with stable ids (and, on a translation, an alias id equal to the English heading
 the same position, so ``/ru/wiki/rarities/#wardrobe-score`` works); callouts
 ``::: note`` / ``::: under-the-hood`` … ``:::``; wiki links ``[[slug]]``,
 ``[[slug|text]]``, ``[[slug#anchor|text]]``; card links ``[[card:123]]``; and macros
-``{{ name }}`` / ``{{ name arg }}`` alone on a line (see ``wiki.macros``).
+``{{ name }}`` / ``{{ name arg }}`` alone on a line (see ``wiki.macros``). Inside a
+paragraph a macro draws nothing: a known one stays text, an unknown one is an error (the
+editor refuses it with the same message as on its own line).
 
 Raw HTML in the Markdown is never passed through, and the final HTML is sanitised with
 nh3 against an allow-list of exactly what this renderer produces: staff-written text is
@@ -33,7 +35,7 @@ from typing import Any, Protocol
 import nh3
 from django.urls import NoReverseMatch, reverse
 from django.utils import translation
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from markdown_it import MarkdownIt
@@ -192,6 +194,32 @@ def _macro_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     return True
 
 
+#: How far an inline ``{{ … }}`` may run before its ``}}`` (a macro line is short).
+_MAX_INLINE_MACRO = 200
+
+
+def _macro_inline(state: StateInline, silent: bool) -> bool:
+    """``{{ name [arg] }}`` inside a paragraph, a heading or a table cell (never in code:
+    code spans and blocks are not parsed inline)."""
+    src, pos = state.src, state.pos
+    if not src.startswith("{{", pos):
+        return False
+    stop = min(state.posMax, pos + _MAX_INLINE_MACRO)
+    end = src.find("}}", pos + 2, stop)
+    if end < 0 or "\n" in src[pos:end]:
+        return False
+    end += 2
+    parsed = parse_macro_line(src[pos:end])
+    if parsed is None:
+        return False
+    if not silent:
+        token = state.push("wiki_macro_inline", "", 0)
+        token.content = src[pos:end]
+        token.meta = {"name": parsed[0], "arg": parsed[1], "line": src.count("\n", 0, pos)}
+    state.pos = end
+    return True
+
+
 # One character, no quantifier: a search for it is a single forward scan.
 _LINK_STOP = re.compile(r"[\[\]\n]")
 
@@ -267,7 +295,7 @@ def _inline_text(token: Token) -> str:
     """The plain text of an inline token (text, code and link texts; no markup)."""
     parts: list[str] = []
     for child in token.children or ():
-        if child.type in ("text", "code_inline"):
+        if child.type in ("text", "code_inline", "wiki_macro_inline"):
             parts.append(child.content)
         elif child.type == "wikilink":
             link: WikiLink = child.meta["link"]
@@ -331,10 +359,12 @@ def _build_parser() -> MarkdownIt:
         {"alt": ["paragraph", "reference", "blockquote", "list"]},
     )
     md.inline.ruler.before("link", "wikilink", _wikilink_inline)
+    md.inline.ruler.before("link", "wiki_macro_inline", _macro_inline)
     md.core.ruler.push("wiki_headings", _headings_rule)
     for name in CALLOUTS:
         container_plugin(md, name, render=_render_callout)
     md.add_render_rule("wiki_macro", _render_macro)
+    md.add_render_rule("wiki_macro_inline", _render_macro_inline)
     md.add_render_rule("wikilink", _render_wikilink)
     md.add_render_rule("heading_open", _render_heading_open)
     md.add_render_rule("table_open", lambda *a: '<div class="table-wrap"><table>\n')
@@ -402,6 +432,18 @@ def _render_macro(self, tokens: Sequence[Token], idx: int, options, env) -> str:
     return macros.render_macro(macro, arg) + "\n"
 
 
+def _render_macro_inline(self, tokens: Sequence[Token], idx: int, options, env) -> str:
+    """A known macro inside a paragraph stays text; an unknown one is a visible error."""
+    token = tokens[idx]
+    name = token.meta["name"]
+    if macros.get_macro(name) is not None:
+        return escape(token.content)
+    _ctx(env).unknown_macros.append(name)
+    return format_html(
+        '<span class="macro-error">{}</span>', _("Unknown macro: %(name)s") % {"name": name}
+    )
+
+
 def _render_wikilink(self, tokens: Sequence[Token], idx: int, options, env) -> str:
     ctx = _ctx(env)
     link: WikiLink = tokens[idx].meta["link"]
@@ -453,7 +495,7 @@ ALLOWED_ATTRIBUTES: dict[str, set[str]] = {
 }
 ALLOWED_CLASSES: dict[str, set[str]] = {
     "a": {"wikilink", "card-link"},
-    "span": {"wikilink-missing", "visually-hidden", "anchor-alias", "rarity"}
+    "span": {"wikilink-missing", "visually-hidden", "anchor-alias", "rarity", "macro-error"}
     | {f"rarity-{r}" for r in ("free", "common", "rare", "epic", "legendary")},
     "div": {"callout", "callout-note", "callout-under-the-hood", "table-wrap", "macro"}
     | {"macro-error", "live-macro"},
@@ -576,25 +618,37 @@ def extract_links(text: str) -> tuple[WikiLink, ...]:
 
 @dataclass(frozen=True, slots=True)
 class MacroCall:
-    """A macro line of a text: its line number (from 1), the macro's name and argument."""
+    """A macro of a text: its line number (from 1), the macro's name and argument, and
+    whether it stands inside a paragraph (``inline``) rather than on a line of its own."""
 
     line: int
     name: str
     arg: str | None
+    inline: bool = False
 
 
 def macro_calls(text: str) -> tuple[MacroCall, ...]:
-    """Every macro line of a Markdown text, in order, with its line number."""
+    """Every macro of a Markdown text outside code, on its own line or inside a paragraph,
+    in order, with its line number."""
     tokens, _unused = _parse(text)
-    return tuple(
-        MacroCall(t.map[0] + 1 if t.map else 0, t.meta["name"], t.meta["arg"])
-        for t in tokens
-        if t.type == "wiki_macro"
-    )
+    calls: list[MacroCall] = []
+    line = 0
+    for t in tokens:
+        if t.map:
+            line = t.map[0] + 1
+        if t.type == "wiki_macro":
+            calls.append(MacroCall(line, t.meta["name"], t.meta["arg"]))
+        elif t.type == "inline":
+            calls.extend(
+                MacroCall(line + c.meta["line"], c.meta["name"], c.meta["arg"], inline=True)
+                for c in t.children or ()
+                if c.type == "wiki_macro_inline"
+            )
+    return tuple(calls)
 
 
 def extract_macros(text: str) -> tuple[tuple[str, str | None], ...]:
-    """Every macro line of a Markdown text as ``(name, arg)``, in order."""
+    """Every macro of a Markdown text (outside code) as ``(name, arg)``, in order."""
     return tuple((call.name, call.arg) for call in macro_calls(text))
 
 

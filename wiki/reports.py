@@ -168,12 +168,14 @@ def link_problems(pages: Iterable[Page] | None = None) -> list[LinkProblem]:
 
 
 def macro_problems(pages: Iterable[Page] | None = None) -> list[MacroProblem]:
-    """Every ``{{ macro }}`` line naming a macro nobody registered."""
+    """Every ``{{ macro }}`` outside code (on its own line or inside a paragraph, in a body
+    or a summary) naming a macro nobody registered."""
     checked = list(pages) if pages is not None else list(Page.objects.order_by("slug"))
     return [
         MacroProblem(page, code, name)
         for page in checked
         for code in LANGUAGE_CODES
-        for name, _arg in extract_macros(getattr(page, f"body_{code}", "") or "")
+        for field in ("summary", "body")
+        for name, _arg in extract_macros(getattr(page, f"{field}_{code}", "") or "")
         if macros.get_macro(name) is None
     ]

@@ -67,22 +67,32 @@ def size_problems(text: str) -> list[str]:
     return problems
 
 
-def content_problems(text: str, *, lang: str, resolver: LinkResolver) -> list[str]:
-    """Unknown tables, too many tables, and a rendered page past its size (parses ``text``:
-    call it only on a body ``size_problems`` accepts)."""
-    problems: list[str] = []
-    calls = macro_calls(text)
-    for call in calls:
-        if macros.get_macro(call.name) is None:
-            problems.append(
-                _("Line %(line)s: there is no table called “%(name)s”.")
-                % {"line": call.line, "name": call.name}
-            )
+def unknown_macro_problems(text: str) -> list[str]:
+    """Every ``{{ name }}`` outside code that names no table, on its own line or inside a
+    paragraph, then the tables there are (empty: none).
+
+    >>> unknown_macro_problems("Fine.\\n\\nA sentence with {{ no_such_macro }} in it.")[0]
+    'Line 3: there is no table called “no_such_macro”.'
+    """
+    problems = [
+        _("Line %(line)s: there is no table called “%(name)s”.")
+        % {"line": call.line, "name": call.name}
+        for call in macro_calls(text)
+        if macros.get_macro(call.name) is None
+    ]
     if problems:
         problems.append(
             _("The tables you can use: %(names)s.")
             % {"names": ", ".join(macros.registered_macros())}
         )
+    return problems
+
+
+def content_problems(text: str, *, lang: str, resolver: LinkResolver) -> list[str]:
+    """Unknown tables, too many tables, and a rendered page past its size (parses ``text``:
+    call it only on a body ``size_problems`` accepts)."""
+    problems = unknown_macro_problems(text)
+    calls = [call for call in macro_calls(text) if not call.inline]
     if len(calls) > MAX_MACROS:
         problems.append(
             _(

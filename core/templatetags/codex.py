@@ -2,10 +2,17 @@
 
 from django import template
 
+from core.forms import shorten
 from core.labels import card_title as _card_title
 from core.labels import enum_label
 
 register = template.Library()
+
+
+@register.filter
+def echo(value: object) -> str:
+    """What a visitor typed, as a heading or a sentence repeats it: shortened with "…"."""
+    return shorten(value)
 
 
 @register.filter

@@ -1,11 +1,55 @@
 // Small progressive enhancements. Pages work without this file.
 "use strict";
-// Move focus to the main region after an htmx navigation that replaced it,
-// so keyboard and screen-reader users land on the new content.
+// After an htmx answer replaced a region marked data-focus-after-swap, keyboard and
+// screen-reader users keep their place: focus goes to the first enabled control of the
+// region's move panel ([data-move-panel]: the next move is one key press away, not 16–33
+// Tab presses), or else to the region; and the page's polite live region (#move-news)
+// says what happened, read from the region's [data-announce] parts.
+const CONTROLS =
+  "button:not([disabled]), input:not([type=hidden]):not([disabled]), select:not([disabled]), a[href]";
+
+function swappedRegion(event) {
+  // An outerHTML swap replaces the target: find its successor by id.
+  for (const el of [event.target, event.detail && event.detail.target]) {
+    if (!(el instanceof Element)) continue;
+    const live = el.isConnected ? el : el.id && document.getElementById(el.id);
+    if (live && live.hasAttribute("data-focus-after-swap")) return live;
+  }
+  return null;
+}
+
+function announcement(region) {
+  const parts = [];
+  for (const part of region.querySelectorAll("[data-announce]")) {
+    const last = parseInt(part.dataset.announceLast || "0", 10);
+    const items = last > 0 ? [...part.querySelectorAll("li")].slice(-last) : [part];
+    for (const item of items) {
+      const text = item.textContent.replace(/\s+/g, " ").trim();
+      if (text) parts.push(text);
+    }
+  }
+  return parts.join(" ");
+}
+
 document.addEventListener("htmx:afterSettle", (event) => {
-  const target = event.detail && event.detail.target;
-  if (target && target.hasAttribute("data-focus-after-swap")) {
-    target.focus({ preventScroll: true });
+  const region = swappedRegion(event);
+  if (!region || region.dataset.settled === "1") return;
+  region.dataset.settled = "1"; // one answer may settle several elements
+  const panel = region.querySelector("[data-move-panel]");
+  const control = panel && panel.querySelector(CONTROLS);
+  if (control) {
+    control.focus();
+  } else {
+    region.focus({ preventScroll: true });
+  }
+  const news = document.getElementById("move-news");
+  const text = announcement(region);
+  if (news && text) {
+    news.textContent = "";
+    // A moment later, so that the same words twice are still read out.
+    window.setTimeout(() => {
+      news.textContent = text;
+    }, 100);
   }
 });
 

@@ -85,6 +85,11 @@ def test_errors_share_one_shape(client, slabs) -> None:
     error_of(client.delete("/api/slabs/a"), 405, "method_not_allowed")
 
 
+@pytest.mark.parametrize("param", ["page", "page_size", "year_min"])
+def test_digits_of_other_scripts_are_refused(client, slabs, param) -> None:
+    error_of(client.get("/api/slabs", {param: "٣"}), 400, "invalid_parameter")
+
+
 def test_error_messages_follow_accept_language(client, slabs) -> None:
     data = client.get("/api/slabs/nope", headers={"Accept-Language": "ru"}).json()
     assert "Слаба" in data["details"]

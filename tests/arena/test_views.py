@@ -333,11 +333,13 @@ def test_play_a_match_to_the_end_without_js(client, slabs, rookie_team, monkeypa
     assert "result-panel" in body and "Rematch" in body
     assert "The bot wins" in body or "You win" in body or "A draw" in body
     replay = client.get(url("arena:match-replay", public_id=match.public_id))
-    assert replay.status_code == 200
+    start = url("arena:match-replay", public_id=match.public_id) + "?turn=0"
+    assert replay.status_code == 302 and replay["Location"] == start  # it opened at the end
+    opened = client.get(start).content.decode()
+    assert '<span aria-current="step">The start</span>' in opened
+    assert f'href="{start}" aria-current="page">0<' in opened
     other = client.__class__()
-    assert (
-        other.get(url("arena:match-replay", public_id=match.public_id)).status_code == 200
-    )  # public once over
+    assert other.get(start).status_code == 200  # public once over
     assert (
         other.get(url("arena:match-replay", public_id=match.public_id), {"turn": "²"}).status_code
         == 400
@@ -453,7 +455,7 @@ def test_query_counts(
         (url("arena:slab-detail", asset_id="a"), 6),
         (url("arena:team"), 5),
         (url("arena:match", public_id=match.public_id), 6),
-        (url("arena:match-replay", public_id=match.public_id), 4),
+        (url("arena:match-replay", public_id=match.public_id) + "?turn=0", 4),
     ]
     for path, most in pages:
         with django_assert_max_num_queries(most):

@@ -1,4 +1,4 @@
-"""engine.data: the tables the rules (and the wiki) read, checked against RULES.md and the seeds."""
+"""engine.data: the tables the rules (and the wiki) read, checked against docs/rules.md and the seeds."""
 
 from __future__ import annotations
 

@@ -109,3 +109,26 @@ def test_paths_to_legendary_from_common_each_reach_it():
     assert derive(legendary).rarity is Rarity.LEGENDARY
     assert paths_to(legendary, Rarity.LEGENDARY) is None
     assert paths_to(CardSpec(8, "S", card.equipped, starter=True), Rarity.LEGENDARY) is None
+
+
+def test_a_tie_between_combo_suggestions_is_broken_the_same_in_every_language() -> None:
+    """Two epic combos, each one attribute away: the suggestion is the same whatever the
+    combos are called (it was the first by the translated name, so EN and RU differed)."""
+    from engine.types import ComboSpec
+
+    def suggestion(first: str, second: str, order: int) -> tuple[tuple[Slot, str], ...]:
+        combos = [
+            ComboSpec(first, ((Slot.HEAD, "Plain head"), (Slot.PAW, "Hook")), Rarity.EPIC),
+            ComboSpec(second, ((Slot.HEAD, "Plain head"), (Slot.BODY, "Coat")), Rarity.EPIC),
+        ][::order]
+        card = CardSpec(1, "Pup", plain().equipped, combos=tuple(combos))
+        need = derive(card).rule("combo").next_tier
+        assert need is not None and need.need == "combo"
+        by_name = {c.name: c.attributes for c in combos}
+        return by_name[need.params["combo"]]
+
+    english = suggestion("Pirate", "Captain", 1)
+    assert english == ((Slot.HEAD, "Plain head"), (Slot.BODY, "Coat"))  # body < paw
+    assert suggestion("Пират", "Капитан", 1) == english
+    assert suggestion("Pirate", "Captain", -1) == english
+    assert suggestion("Zebra", "Aardvark", 1) == suggestion("Aardvark", "Zebra", 1) == english

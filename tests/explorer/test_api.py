@@ -153,7 +153,11 @@ def test_search_is_paginated_with_links_and_card_objects(client, demo):
     assert first["page_url"] == f"http://testserver/en/cards/{first['token']}/"
     assert first["picture_url"].endswith(f"/cards/{first['token']}/picture.svg")
     card = Card.objects.select_related("head").get(token=first["token"])
-    assert first["equipped"]["head"] == card.head.name
+    assert first["equipped"]["head"] == {
+        "name": card.head.name,
+        "supply": card.head.supply,
+        "kind": card.head.kind,
+    }
     assert data["described"] == ["Rarity is at least Rare"]
 
 
@@ -186,7 +190,10 @@ def _old_search(params: dict) -> dict:
                 "token": token,
                 "name": row["name"],
                 "starter": row["starter"],
-                "equipped": {s: row[f"{s}__name"] for s in ("head", "body", "paw", "background")},
+                "equipped": {
+                    s: {k: row[f"{s}__{k}"] for k in ("name", "supply", "kind")}
+                    for s in ("head", "body", "paw", "background")
+                },
                 **{k: row[k] for k in ("rarity", "role", "skill_affinity", "active_skill")},
                 "energy_cost": row["energy_cost"],
                 "atk": row["atk"],
@@ -277,9 +284,9 @@ def test_the_index_lists_every_endpoint_and_the_docs(client):
     data = client.get("/api/").json()
     assert data["object"] == "list"
     assert data["docs_url"] == "http://testserver/en/api/"
-    paths = {entry["path"] for entry in data["data"]}
+    paths = {entry["path"] for entry in data["results"]}
     assert {"/api/", "/api/cards", "/api/cards/<token>", "/api/bulk/cards.json"} <= paths
-    assert {e.key for _app, e in apidocs.endpoints()} == {entry["key"] for entry in data["data"]}
+    assert {e.key for _app, e in apidocs.endpoints()} == {entry["key"] for entry in data["results"]}
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -350,6 +357,12 @@ def test_search_errors_are_json_400s(client, demo, params, code):
     data = assert_error(client.get("/api/cards", params), 400, code)
     if code == "dangling_or":
         assert "at character 8" in data["details"]
+
+
+@pytest.mark.parametrize("param", ["page", "page_size"])
+@pytest.mark.parametrize("value", ["١", "４", "²"])
+def test_digits_of_other_scripts_in_the_apis_numbers_are_a_json_400(client, demo, param, value):
+    assert_error(client.get("/api/cards", {param: value}), 400, f"bad_{param}")
 
 
 def test_a_page_past_the_end_is_a_json_404(client, demo):

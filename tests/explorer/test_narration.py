@@ -95,3 +95,72 @@ def test_russian_sentences_are_russian(demo):
         decided = narration.sentence(next(s for s in breakdown.trace if s.code == "rarity.decided"))
     assert answer.startswith("Legendary благодаря")
     assert decided.startswith("Побеждает наибольший результат")
+
+
+# --- The Russian breakdown: one number format, one rank form, the case after «благодаря» ---
+
+
+def _spec(**changes):
+    from engine.types import AttributeSpec, CardSpec, Slot
+
+    supplies = changes.pop("supplies", {})
+    equipped = tuple(AttributeSpec(s, f"Plain {s.value}", supplies.get(s, 900)) for s in Slot)
+    return CardSpec(7, "Pup", equipped, **changes)
+
+
+@pytest.mark.parametrize(
+    ("changes", "english", "russian"),
+    [
+        (
+            {"getgems_rank": 66},
+            "Epic because of GetGems rank #66.",
+            "Epic благодаря рангу GetGems №66.",
+        ),
+        (
+            {"burned_stickers": 12},
+            "because of 12 burned stickers",
+            "благодаря 12 сожжённым стикерам",
+        ),
+        (
+            {"burned_stickers": 21},
+            "because of 21 burned stickers",
+            "благодаря 21 сожжённому стикеру",
+        ),
+    ],
+)
+def test_the_one_line_answer_reads_in_russian_with_the_dative(changes, english, russian):
+    breakdown = derive(_spec(**changes))
+    with translation.override("en"):
+        assert english in narration.one_line_answer(breakdown)
+    with translation.override("ru"):
+        line = narration.one_line_answer(breakdown)
+    assert russian in line and "благодаря:" not in line, line
+
+
+def test_the_one_line_answer_for_slots_takes_the_dative_plural():
+    from engine.types import Slot
+
+    rare = {Slot.HEAD: 3, Slot.BODY: 3, Slot.PAW: 3}
+    breakdown = derive(_spec(supplies=rare))
+    with translation.override("ru"):
+        line = narration.one_line_answer(breakdown)
+    assert "благодаря 3 слотам с тиражом ≤ " in line, line
+
+
+def test_scores_are_written_the_russian_way_in_every_sentence():
+    from engine.types import AttributeSpec, Slot
+
+    wardrobe = tuple(AttributeSpec(Slot.HEAD, f"Hat {n}", 7) for n in range(3))
+    breakdown = derive(_spec(wardrobe=wardrobe))
+    with translation.override("ru"):
+        said = [narration.sentence(step) for step in breakdown.trace]
+        said += [narration.requirement_sentence(r) for r in breakdown.next_tier.paths]
+    scores = [line for line in said if "счёт" in line.lower()]
+    assert scores, said
+    decimals = [line for line in scores if re.search(r"[0-9]\.[0-9]", line)]
+    assert not decimals, decimals  # "счёт 163.2" beside "1 500" and commas elsewhere
+    assert any(re.search(r"[0-9],[0-9]", line) for line in scores), scores
+    assert narration.decimal("1508.3") == "1,508.3"
+    with translation.override("ru"):
+        assert narration.decimal("1508.3") == "1\xa0508,3"
+        assert narration.rank_number(66) == "№66"

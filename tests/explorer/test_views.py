@@ -494,6 +494,21 @@ def test_a_superscript_in_a_whatif_number_is_a_400(client, demo, param):
     assert "is a whole number from" in text(response)
 
 
+@pytest.mark.parametrize(("param", "value"), [("burned", "١"), ("rank", "４"), ("rank", "#٣")])
+def test_digits_of_other_scripts_in_a_whatif_are_a_400_not_a_number(client, demo, param, value):
+    card = Card.objects.filter(starter=False).first()
+    response = client.get(f"/en/cards/{card.token}/", {param: value})
+    assert response.status_code == 400  # it read burned=١ as 1 and rank=４ as 4
+    assert "is a whole number from" in text(response)
+
+
+@pytest.mark.parametrize("value", ["#٤", "#４"])
+def test_digits_of_other_scripts_in_compare_are_no_token(client, demo, value):
+    response = client.get("/en/cards/compare/", {"a": value, "b": "1"})
+    assert response.status_code == 400
+    assert "is not a card token" in text(response)
+
+
 def test_a_superscript_in_compare_is_a_400(client, demo):
     response = client.get("/en/cards/compare/", {"a": "#²", "b": "1"})
     assert response.status_code == 400
@@ -618,3 +633,13 @@ def test_an_htmx_answer_is_the_fragment_its_page_shows(client, demo, settings, p
     fragment = client.get(url, headers={"HX-Request": "true"}).content.decode().strip()
     assert len(fragment) > 200 and "<html" not in fragment
     assert fragment in page
+
+
+def test_the_russian_card_page_writes_a_rank_one_way_and_decimals_with_a_comma(client, demo):
+    card = Card.objects.filter(starter=False, getgems_rank__isnull=False).first()
+    page = text(client.get(f"/ru/cards/{card.token}/"))
+    assert f"№{card.getgems_rank}" in page and f"#{card.getgems_rank}" not in page
+    assert not re.search(r"счёт [0-9 ]+\.[0-9]", page), "a score written with a point"
+    other = Card.objects.filter(starter=False).exclude(pk=card.pk).first()
+    compare = text(client.get("/ru/cards/compare/", {"a": card.token, "b": other.token}))
+    assert f"№{card.getgems_rank}" in compare and not re.search(r"\b[0-9]+\.[0-9]\b", compare)

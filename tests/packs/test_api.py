@@ -115,5 +115,5 @@ def test_the_documented_examples_answer(client, site) -> None:
     for endpoint in ENDPOINTS:
         if endpoint.example:
             assert client.get(endpoint.example).status_code == 200, endpoint.example
-    index = {entry["key"]: entry for entry in client.get("/api/").json()["data"]}
+    index = {entry["key"]: entry for entry in client.get("/api/").json()["results"]}
     assert index["opening"]["example"] is None and index["pool"]["app"] == "Booster packs"

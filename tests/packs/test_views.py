@@ -337,6 +337,13 @@ def test_check_refuses_bad_values_with_a_form_error(client, site, params, messag
     assert message in response.content.decode()
 
 
+@pytest.mark.parametrize("params", [{"n": "١٠"}, {"n": "４"}, {"n": "10", "seed": "٣"}])
+def test_check_refuses_digits_of_other_scripts(client, site, params) -> None:
+    response = client.get(url("pool-check", slug="whole-collection"), params)
+    assert response.status_code == 400  # it simulated ١٠ = 10 packs
+    assert "Enter a whole number." in response.content.decode()
+
+
 def test_check_errors_are_in_russian(client, site) -> None:
     response = client.get(url("pool-check", "ru", slug="whole-collection"), {"n": "²"})
     assert response.status_code == 400

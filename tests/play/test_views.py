@@ -237,10 +237,12 @@ def test_a_whole_match_ends_with_a_result_and_a_shareable_replay(client, collect
     # The replay permalink works for anyone once the match is over, step by step.
     other = Client()
     url = reverse("play:replay", args=[match.public_id])
-    last = other.get(url).content.decode()
+    opened = other.get(url)  # it opened at the last step, with no step in the address
+    assert opened.status_code == 302 and opened["Location"] == f"{url}?step=0"
+    first = other.get(opened["Location"]).content.decode()
+    assert "at the start" in first and 'aria-current="step">Start<' in first
+    last = other.get(url, {"step": "9999"}).content.decode()
     assert "match.end" not in last and "Hero HP: you" in last
-    first = other.get(url, {"step": "0"}).content.decode()
-    assert "at the start" in first
     step1 = other.get(url, {"step": "1"}, headers=HX).content.decode()
     assert step1.lstrip().startswith('<div id="replay"') and "enters the field" in step1
     assert other.get(url, {"step": "9999"}).status_code == 200
@@ -289,7 +291,7 @@ def test_pages_have_no_inline_styles_or_scripts(client, collection):
     pages = [
         client.get(reverse("play:index")).content.decode(),
         client.get(reverse("play:match", args=[match.public_id])).content.decode(),
-        client.get(reverse("play:replay", args=[match.public_id])).content.decode(),
+        client.get(reverse("play:replay", args=[match.public_id]), follow=True).content.decode(),
     ]
     for html in pages:
         assert " style=" not in html
@@ -307,7 +309,7 @@ def test_hostile_replay_steps_answer_400_with_the_last_step(client, collection, 
     match = start(client)
     url = reverse("play:replay", args=[match.public_id])
     response = client.get(url, {"step": value})
-    if value == " ":  # a blank step is no step: the last one
+    if value == " ":  # a blank step is no step: the start
         assert response.status_code == 200
         return
     assert response.status_code == 400

@@ -209,6 +209,45 @@ def test_missing_links_report(admin_client):
     assert reverse("admin:wiki_page_missing_links") in changelist
 
 
+def test_the_report_finds_an_unknown_macro_inside_a_paragraph_or_a_summary(admin_client):
+    make_page("roles", body_en="A sentence with {{ inline_nope }} inside it.")
+    make_page("skills", summary_ru="Кратко {{ summary_nope }}.", body_en="`{{ in_code }}`")
+    html = admin_client.get(reverse("admin:wiki_page_missing_links")).content.decode()
+    assert "inline_nope" in html and "summary_nope" in html
+    assert "in_code" not in html and "Every table named in the pages exists." not in html
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "line"),
+    [
+        ("body_en", "A sentence with {{ no_such_macro }} inside it.", 1),
+        ("body_ru", "Абзац.\n\nФраза с {{ no_such_macro }} внутри.", 3),
+        ("body_en", "- a list item {{ no_such_macro arg }}", 1),
+        ("summary_en", "A summary with {{ no_such_macro }}.", 1),
+        ("summary_ru", "Кратко: {{ no_such_macro }}", 1),
+    ],
+)
+def test_an_unknown_macro_inside_a_paragraph_or_summary_is_refused_as_on_its_own_line(
+    admin_client, field, text, line
+):
+    page = make_page("energy", body_en="Intro")
+    response = admin_client.post(change_url(page), form_data(page, **{field: text}))
+    errors = errors_of(response, field)
+    assert errors[0] == f"Line {line}: there is no table called “no_such_macro”."
+    assert "energy_costs" in errors[1]
+    page.refresh_from_db()
+    assert page.revision_number == 1 and "no_such_macro" not in page.body_en
+
+
+def test_a_macro_in_code_or_a_known_one_inside_a_paragraph_is_saved(admin_client):
+    page = make_page("energy", body_en="Intro")
+    body = "Write `{{ no_such_macro }}` to…\n\n    {{ nope }}\n\nInline {{ energy_costs }} text."
+    response = admin_client.post(change_url(page), form_data(page, body_en=body))
+    assert response.status_code == 302
+    page.refresh_from_db()
+    assert page.body_en == body
+
+
 def test_deleting_a_page_in_the_admin_removes_it_from_search(admin_client, client):
     page = make_page("energy", title_en="Energy")
     response = admin_client.post(reverse("admin:wiki_page_delete", args=[page.pk]), {"post": "yes"})

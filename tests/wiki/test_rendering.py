@@ -13,7 +13,13 @@ import wiki.macros.registry
 import wiki.rendering
 import wiki.search
 import wiki.validation
-from wiki.rendering import StaticResolver, extract_headings, render_markdown, sanitize
+from wiki.rendering import (
+    StaticResolver,
+    extract_headings,
+    macro_calls,
+    render_markdown,
+    sanitize,
+)
 
 from .htmlcheck import live_html_problems
 
@@ -129,6 +135,22 @@ def test_a_macro_only_counts_alone_on_its_line():
     out = render("Inline {{ energy_costs }} stays text.\n")
     assert "macro-table" not in out.html
     assert "{{ energy_costs }}" in out.html
+
+
+def test_an_unknown_macro_inside_a_paragraph_is_a_visible_error_not_text():
+    out = render("A sentence with {{ no_such_macro }} inside it.\n")
+    assert out.unknown_macros == ("no_such_macro",)
+    assert '<span class="macro-error">Unknown macro: no_such_macro</span>' in out.html
+    assert "{{" not in out.html
+
+
+def test_macro_calls_find_inline_ones_with_their_line_but_not_in_code():
+    text = "Intro\n\nOne\ntwo {{ a_b x }} and `{{ c }}`\n\n```\n{{ d }}\n```\n\n{{ e }}\n"
+    calls = macro_calls(text)
+    assert [(c.line, c.name, c.arg, c.inline) for c in calls] == [
+        (4, "a_b", "x", True),
+        (10, "e", None, False),
+    ]
 
 
 XSS = [
