@@ -27,8 +27,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 
+from core import versions
 from core.htmx import render_page, wants_partial
 from core.labels import describe, label
+from core.previews import png_response
 from engine.arena import IllegalActionError
 from engine.slabs import (
     BRACKETS,
@@ -60,6 +62,7 @@ from .forms import (
     TeamLinkForm,
 )
 from .models import ArenaMatch
+from .previews import slab_preview, slab_preview_svg
 
 PAGE_SIZE = 24
 LOG_TURNS = 3  # turns of log shown under the board
@@ -264,6 +267,10 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
         if day < today
         else "",
         **_team_bar(request, today),
+        # The page's own address shows today: its link preview is today's slab.
+        "preview": slab_preview(
+            found if day == today else selectors.slab_day(found.asset_id, today) or found
+        ),
     }
     if found.stats is None and status == 200:
         status = 404
@@ -283,6 +290,16 @@ def slab_picture(request: HttpRequest, asset_id: str) -> HttpResponse:
     )
     response["Cache-Control"] = "public, max-age=300"
     return response
+
+
+@require_safe
+def slab_preview_png(request: HttpRequest, asset_id: str) -> HttpResponse:
+    """The slab's link preview: a 1200×630 PNG of its case and today's stats, in the
+    page's language; drawn once per slab, day, language and arena version."""
+    today = _today()
+    found = _slab_or_404(asset_id, today)
+    key = f"slab-preview:{asset_id}:{today}:{get_language()}:{versions.current('arena')}"
+    return png_response(request, key, versions.changed("arena"), lambda: slab_preview_svg(found))
 
 
 # ---------------------------------------------------------------------------

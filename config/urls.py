@@ -14,6 +14,7 @@ admin.site.index_title = _("Rules wiki, collection and match demo")
 urlpatterns = [
     path("healthz", core_views.healthz, name="healthz"),
     path("favicon.ico", core_views.favicon, name="favicon"),
+    path("", include("sharing.urls")),  # robots.txt, sitemaps, /api/oembed
     path("api/packs/", include("packs.api_urls")),  # before api/: its catch-all is its own
     path("api/", include("arena.api_urls")),
     path("api/", include("explorer.api_urls")),  # last: it ends with the API's catch-all

@@ -11,19 +11,23 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import conditional_page, require_safe
 
 from cards.forms import MAX_TOKEN
 from cards.models import Card
+from core import versions
 from core.cache import cached_page
 from core.htmx import render_fragment_page, wants_partial
+from core.previews import canonical, png_response
 from engine.types import CardSpec
 
 from . import apidocs, presenters
 from .art import card_art
 from .forms import AdvancedSearchForm, CardListForm, CompareForm, RandomCardForm, WhatIfForm
+from .previews import card_preview, card_preview_svg
 from .query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, MAX_WORDS, SORTS
 from .selectors import attribute_catalogue, one_card_spec, random_card_token
 
@@ -161,6 +165,15 @@ def card_picture(request: HttpRequest, token: int) -> HttpResponse:
 
 
 @require_safe
+def card_preview_png(request: HttpRequest, token: int) -> HttpResponse:
+    """The card's link preview: a 1200×630 PNG of its picture, name and why, in the page's
+    language; drawn once per card, language and collection version."""
+    card = _load_card(token)
+    key = f"card-preview:{token}:{get_language()}:{versions.current('cards')}"
+    return png_response(request, key, versions.changed("cards"), lambda: card_preview_svg(card))
+
+
+@require_safe
 @cached_page()
 def api_docs(request: HttpRequest) -> HttpResponse:
     """Every endpoint of the JSON API: parameters, fields and an example, in both languages."""
@@ -184,6 +197,7 @@ def _load_card(token: int) -> CardSpec:
 WHATIF_PARAMS = ("head", "body", "paw", "background", "rank", "burned")
 
 
+@canonical()  # a what-if's canonical address is its card's
 @require_safe
 @cached_page(depends_on=("cards",), params=WHATIF_PARAMS)
 def card_detail(request: HttpRequest, token: int) -> HttpResponse:
@@ -200,12 +214,16 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
         request,
         "explorer/card_detail.html",
         "explorer/partials/card.html",
-        presenters.context(page),
+        {
+            **presenters.context(page),
+            "preview": card_preview(page.original, page.original_breakdown),
+        },
         status=page.status,
         body="explorer/partials/card_page.html",
     )
 
 
+@canonical()
 @require_safe
 @cached_page(depends_on=("cards",), params=WHATIF_PARAMS)
 def card_paths(request: HttpRequest, token: int) -> HttpResponse:

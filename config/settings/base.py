@@ -24,6 +24,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
+    "django.contrib.sitemaps",
     "django_htmx",
     "template_partials",
     "csp",
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "play",
     "packs",
     "arena",
+    "sharing",
 ]
 
 MIDDLEWARE = [
