@@ -30,7 +30,7 @@ from django.views.decorators.vary import vary_on_headers
 from core import versions
 from core.htmx import render_page, wants_partial
 from core.labels import describe, label
-from core.previews import png_response
+from core.previews import canonical, png_response
 from engine.arena import IllegalActionError
 from engine.slabs import (
     BRACKETS,
@@ -168,6 +168,7 @@ def _matches(request: HttpRequest) -> list[dict[str, Any]]:
 # The slab explorer
 
 
+@canonical(*SlabFilterForm.base_fields)
 @require_safe
 @vary_on_headers("HX-Request")
 def slab_list(request: HttpRequest) -> HttpResponse:

@@ -92,6 +92,8 @@ def _tspans(lines: list[str], x: int, first_dy: int, dy: int) -> str:
 
 
 _SVG_OPEN = re.compile(r"<svg\b", re.I)
+_SVG_TAG = re.compile(r"<svg\b[^>]*>", re.I)
+_SIZE_ATTRIBUTES = re.compile(r"""\s(?:x|y|width|height)\s*=\s*(?:"[^"]*"|'[^']*')""")
 
 
 def preview_svg(
@@ -111,8 +113,12 @@ def preview_svg(
     height = 540
     width = round(height * picture_ratio)
     x, y = 60, (HEIGHT - height) // 2
-    inner = _SVG_OPEN.sub(f'<svg x="{x}" y="{y}" width="{width}" height="{height}"', picture, 1)
-    inner = re.sub(r"<\?xml[^>]*\?>", "", inner)
+    inner = re.sub(r"<\?xml[^>]*\?>", "", picture)
+    opening = _SVG_TAG.search(inner)
+    if opening is not None:  # its own size and place give way to the preview's
+        tag = _SIZE_ATTRIBUTES.sub("", opening.group(0))
+        tag = _SVG_OPEN.sub(f'<svg x="{x}" y="{y}" width="{width}" height="{height}"', tag, 1)
+        inner = inner[: opening.start()] + tag + inner[opening.end() :]
     left = x + width + 60
     chars = max(12, (WIDTH - left - 50) // 17)  # ≈ 17 px a character at 30 px
     title_lines = _lines(title, max(8, chars * 30 // 56), 2)

@@ -32,6 +32,7 @@ from .query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, M
 from .selectors import attribute_catalogue, one_card_spec, random_card_token
 
 
+@canonical(*CardListForm.base_fields)
 @require_safe
 def card_list(request: HttpRequest) -> HttpResponse:
     """The search's results; the sort controls' ``sort``/``dir`` are written into ``q``.
