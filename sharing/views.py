@@ -90,13 +90,17 @@ XML = "application/xml; charset=utf-8"
 @require_safe
 @_cached(XML)
 def sitemap_index(request: HttpRequest) -> HttpResponse:
-    """One entry per section and page of a section (each ≤ 50,000 URLs)."""
+    """One entry per section and page of a section (each ≤ 50,000 URLs); a section is
+    counted (an indexed count per card range), never read."""
     scheme, domain = _origin_parts(request)
     entries = []
     for section, site in sitemaps().items():
         url = f"{scheme}://{domain}" + reverse("sharing:sitemap-section", args=[section])
+        paginator = site.paginator
+        if paginator.count == 0:  # a token range with no card left: no file
+            continue
         last = site.get_latest_lastmod()
-        pages = site.paginator.num_pages
+        pages = paginator.num_pages
         for page in range(1, pages + 1):
             entries.append(SitemapIndexItem(url if page == 1 else f"{url}?p={page}", last))
     text = render_to_string("sitemap_index.xml", {"sitemaps": entries})
