@@ -15,7 +15,18 @@ from django.core.management import call_command
 ROOT = Path(settings.BASE_DIR)
 RU_PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 # Where user-facing strings live (the engine has none: it speaks in trace codes).
-SOURCE_DIRS = ["config", "core", "cards", "wiki", "explorer", "play", "packs", "arena", "templates"]
+SOURCE_DIRS = [
+    "config",
+    "core",
+    "cards",
+    "wiki",
+    "explorer",
+    "play",
+    "packs",
+    "arena",
+    "sharing",
+    "templates",
+]
 
 
 @pytest.mark.django_db
