@@ -130,10 +130,9 @@ def preview_svg(
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}">'
-        '<defs><linearGradient id="preview-bg" x1="0" y1="0" x2="1" y2="1">'
-        '<stop offset="0" stop-color="#fbf8f2"/><stop offset="1" stop-color="#efe6d6"/>'
-        "</linearGradient></defs>"
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="url(#preview-bg)"/>'
+        # A plain background: a gradient over the whole picture costs 40% of the render
+        # and a third more bytes (it compresses badly).
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#f6f0e4"/>'
         f'<rect x="0" y="{HEIGHT - 14}" width="{WIDTH}" height="14" fill="{escape(accent)}"/>'
         f"{inner}"
         f'<text x="{left}" y="80" font-size="28" font-weight="700" fill="#6b6259">'
@@ -211,7 +210,11 @@ def site_preview_svg() -> str:
         emblem,
         _("Card Codex"),
         _("Rules wiki and card explorer"),
-        _("Rules wiki and card explorer for the paw card battle game."),
+        _(
+            "Why each card has its rarity, step by step; matches against a bot, booster "
+            "packs and the slab arena."
+        ),
+        accent="#5b3fd1",  # the emblem's
         picture_ratio=1.0,
         site="",
     )
