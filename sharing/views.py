@@ -30,7 +30,7 @@ from cards.models import Card
 from core import versions
 from core.context_processors import site_origin
 from core.previews import HEIGHT, WIDTH
-from explorer.api import error_response
+from explorer.api import api_view, error_response
 from explorer.previews import card_preview
 from explorer.selectors import one_card_spec
 
@@ -184,7 +184,7 @@ def _size(request: HttpRequest, name: str, default: int) -> int:
     return min(default, int(raw))
 
 
-@require_safe
+@api_view  # GET and HEAD (else a JSON 405), conditional on the body's ETag
 def oembed(request: HttpRequest) -> HttpResponse:
     """``?url=<a card or slab page>&format=json[&maxwidth=&maxheight=]``: the page's
     preview picture linked to the page (type "rich", no iframe, no script)."""
