@@ -4,20 +4,21 @@ content version (``sharing.sitemaps.DEPENDS_ON``)."""
 
 from __future__ import annotations
 
+import datetime as dt
+import gzip
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
 from urllib.parse import urlsplit
+from xml.sax.saxutils import escape
 
 from django.conf import settings
-from django.contrib.sitemaps.views import SitemapIndexItem
 from django.core.cache import cache
 from django.core.paginator import EmptyPage, PageNotAnInteger
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.template.loader import render_to_string
 from django.urls import Resolver404, resolve, reverse
-from django.utils.cache import get_conditional_response
+from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.html import format_html
 from django.utils.translation import get_language_from_path, override
 from django.utils.translation import gettext as _
@@ -53,8 +54,9 @@ def _origin_parts(request: HttpRequest) -> tuple[str, str]:
 
 
 def _cached(content_type: str) -> Callable:
-    """Keep a view's 200 body per address, origin and content version; an ETag from that
-    key answers a conditional request with a 304."""
+    """Keep a view's 200 body per address, origin and content version, gzipped (a sitemap
+    file of 50,000 URLs is 16 MB of XML and 0.5 MB compressed); an ETag from that key
+    answers a conditional request with a 304, and a client that takes gzip gets it so."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -67,16 +69,21 @@ def _cached(content_type: str) -> Callable:
             response = get_conditional_response(request, etag=etag)
             if response is None:
                 key = f"sharing:{digest}"
-                body = cache.get(key)
-                if body is None:
+                packed = cache.get(key)
+                if packed is None:
                     response = view(request, *args, **kwargs)
                     if response.status_code != 200:
                         return response
-                    body = response.content
-                    cache.set(key, body, settings.PAGE_CACHE_SECONDS or None)
-                response = HttpResponse(body, content_type=content_type)
+                    packed = gzip.compress(response.content, compresslevel=6, mtime=0)
+                    cache.set(key, packed, settings.PAGE_CACHE_SECONDS or None)
+                if "gzip" in request.headers.get("Accept-Encoding", ""):
+                    response = HttpResponse(packed, content_type=content_type)
+                    response["Content-Encoding"] = "gzip"
+                else:
+                    response = HttpResponse(gzip.decompress(packed), content_type=content_type)
             response["ETag"] = etag
             response["Cache-Control"] = f"public, max-age={MAX_AGE}"
+            patch_vary_headers(response, ("Accept-Encoding",))
             return response
 
         return wrapper
@@ -102,9 +109,13 @@ def sitemap_index(request: HttpRequest) -> HttpResponse:
         last = site.get_latest_lastmod()
         pages = paginator.num_pages
         for page in range(1, pages + 1):
-            entries.append(SitemapIndexItem(url if page == 1 else f"{url}?p={page}", last))
-    text = render_to_string("sitemap_index.xml", {"sitemaps": entries})
-    return HttpResponse(text, content_type=XML)
+            entries.append((url if page == 1 else f"{url}?p={page}", last))
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>', f'<sitemapindex xmlns="{SITEMAP_NS}">']
+    for location, last in entries:
+        lastmod = f"<lastmod>{_w3c(last)}</lastmod>" if last else ""
+        lines.append(f"<sitemap><loc>{escape(location)}</loc>{lastmod}</sitemap>")
+    lines.append("</sitemapindex>\n")
+    return HttpResponse("\n".join(lines), content_type=XML)
 
 
 @require_safe
@@ -120,8 +131,37 @@ def sitemap_section(request: HttpRequest, section: str) -> HttpResponse:
         urls = site.get_urls(page=page, site=_Site(domain), protocol=scheme)
     except (ValueError, EmptyPage, PageNotAnInteger):
         raise Http404(_("There is no such sitemap page.")) from None
-    text = render_to_string("sitemap.xml", {"urlset": urls})
-    return HttpResponse(text, content_type=XML)
+    return HttpResponse(_urlset(urls), content_type=XML)
+
+
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def _w3c(when: dt.datetime | dt.date) -> str:
+    """A W3C date-time (sitemaps.org's lastmod): to the second, with its time zone."""
+    if isinstance(when, dt.datetime):
+        return when.isoformat(timespec="seconds")
+    return when.isoformat()
+
+
+def _urlset(urls: list[dict]) -> str:
+    """Django's sitemap.xml, written directly: its template takes seconds for 50,000 URLs."""
+    parts = [
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n'
+    ]
+    for url in urls:
+        parts.append(f"<url><loc>{escape(url['location'])}</loc>")
+        if url["lastmod"]:
+            parts.append(f"<lastmod>{_w3c(url['lastmod'])}</lastmod>")
+        for alternate in url["alternates"]:
+            parts.append(
+                f'<xhtml:link rel="alternate" hreflang="{alternate["lang_code"]}" '
+                f'href="{escape(alternate["location"])}"/>'
+            )
+        parts.append("</url>\n")
+    parts.append("</urlset>\n")
+    return "".join(parts)
 
 
 #: What crawlers skip (and what pages say ``noindex`` about themselves): a card's what-if

@@ -138,7 +138,7 @@ def test_lastmod_comes_from_the_content_versions(client, shared_site):
     versions.bump("cards")
     changed = versions.changed("cards")
     root = urlset(client, "/sitemap-cards-0.xml")
-    assert root.findtext("s:url/s:lastmod", namespaces=NS) == changed.date().isoformat()
+    assert root.findtext("s:url/s:lastmod", namespaces=NS) == changed.isoformat("T", "seconds")
 
 
 @pytest.mark.django_db
@@ -155,3 +155,26 @@ def test_robots_txt_names_the_sitemap_and_keeps_crawlers_out(client, settings):
     for path in ("/*/packs/openings/", "/*/search/", "/*/wiki/search/"):
         assert f"Disallow: {path}\n" in everyone + "\n"
     assert "Disallow: /*/cards/\n" not in text  # the card pages themselves are crawled
+
+
+@pytest.mark.django_db
+def test_the_fast_urls_are_djangos_urls(shared_site):
+    """``VersionedSitemap._urls`` works each address out once per language; Django's own
+    (per URL and alternate) must give the same entries."""
+    site = explorer_sitemaps.sitemaps()["cards-0"]
+    ours = site.get_urls(page=1, site=type("Site", (), {"domain": "h"})(), protocol="https")
+    django = Sitemap._urls(site, 1, "https", "h")
+    keys = ("location", "lastmod", "alternates")
+    assert [{k: u[k] for k in keys} for u in ours] == [{k: u[k] for k in keys} for u in django]
+    assert len(ours) == 2 * Card.objects.count()
+
+
+@pytest.mark.django_db
+def test_a_client_that_takes_gzip_gets_it(client, shared_site):
+    import gzip
+
+    plain = client.get("/sitemap-cards-0.xml")
+    packed = client.get("/sitemap-cards-0.xml", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert "Content-Encoding" not in plain and packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    assert "Accept-Encoding" in packed["Vary"] and "Accept-Encoding" in plain["Vary"]
