@@ -24,7 +24,6 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
-    "django.contrib.sitemaps",
     "django_htmx",
     "template_partials",
     "csp",
