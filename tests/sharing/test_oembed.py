@@ -80,6 +80,10 @@ def test_xml_is_not_implemented_and_bad_sizes_are_refused(client, shared_site):
     response = oembed(client, "http://testserver/en/cards/7/", format="xml")
     assert response.status_code == 501
     assert response.json()["code"] == "format_not_implemented"
+    for fmt in ("html", "JSON!", "json " * 100):
+        response = oembed(client, "http://testserver/en/cards/7/", format=fmt)
+        assert response.status_code == 400 and response.json()["code"] == "bad_format"
+    assert oembed(client, "http://testserver/en/cards/7/", format="").status_code == 200
     posted = client.post("/api/oembed?url=http://testserver/en/cards/7/")
     assert posted.status_code == 405 and posted.json()["code"] == "method_not_allowed"
     for bad in ("-1", "0", "x", "1e9", "99999999999"):
