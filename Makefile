@@ -25,6 +25,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 install: $(VENV)/.installed node_modules/.installed
+	@./scripts/ensure-fonts.sh
 	$(MANAGE) compile_translations
 	$(MANAGE) migrate --noinput
 	$(MANAGE) load_demo

@@ -8,6 +8,7 @@ urlpatterns = [
     path("slabs/", views.slab_list, name="slab-list"),
     path("slabs/<str:asset_id>/", views.slab_detail, name="slab-detail"),
     path("slabs/<str:asset_id>/case.svg", views.slab_picture, name="slab-picture"),
+    path("slabs/<str:asset_id>/preview.png", views.slab_preview_png, name="slab-preview"),
     path("team/", views.team_detail, name="team"),
     path("play/", views.match_start, name="match-start"),
     path("m/<uuid:public_id>/", views.match_detail, name="match"),

@@ -32,6 +32,7 @@ from core import limits, versions
 from core.context_processors import site_origin
 from core.htmx import render_page, wants_partial
 from core.labels import describe, label
+from core.previews import canonical, png_response
 from core.sessions import session_key
 from engine.arena import IllegalActionError
 from engine.slabs import (
@@ -64,6 +65,7 @@ from .forms import (
     TeamLinkForm,
 )
 from .models import ArenaMatch
+from .previews import slab_preview, slab_preview_svg
 
 PAGE_SIZE = 24
 LOG_TURNS = 3  # turns of log shown under the board
@@ -180,6 +182,7 @@ def _filters_key(form: SlabFilterForm, today: dt.date) -> str | None:
     return f"{get_language()}:{today}:{versions.current('arena')}:{digest}"
 
 
+@canonical(*SlabFilterForm.base_fields)
 @require_safe
 @vary_on_headers("HX-Request")
 def slab_list(request: HttpRequest) -> HttpResponse:
@@ -278,6 +281,10 @@ def slab_detail(request: HttpRequest, asset_id: str) -> HttpResponse:
         if day < today
         else "",
         **_team_bar(request, today),
+        # The page's own address shows today: its link preview is today's slab.
+        "preview": slab_preview(
+            found if day == today else selectors.slab_day(found.asset_id, today) or found
+        ),
     }
     if found.stats is None and status == 200:
         status = 404
@@ -297,6 +304,16 @@ def slab_picture(request: HttpRequest, asset_id: str) -> HttpResponse:
     )
     response["Cache-Control"] = "public, max-age=300"
     return response
+
+
+@require_safe
+def slab_preview_png(request: HttpRequest, asset_id: str) -> HttpResponse:
+    """The slab's link preview: a 1200×630 PNG of its case and today's stats, in the
+    page's language; drawn once per slab, day, language and arena version."""
+    today = _today()
+    found = _slab_or_404(asset_id, today)
+    key = f"slab-preview:{asset_id}:{today}:{get_language()}:{versions.current('arena')}"
+    return png_response(request, key, versions.changed("arena"), lambda: slab_preview_svg(found))
 
 
 # ---------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 from django.urls import path
 
+from core import previews
+
 from . import views
 
 app_name = "site"
@@ -7,4 +9,5 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("search/", views.search, name="search"),
     path("api/", views.api_docs, name="api-docs"),
+    path("preview.png", previews.site_preview_png, name="site-preview"),
 ]

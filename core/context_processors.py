@@ -1,6 +1,6 @@
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
-from django.http import HttpRequest
+from django.http import HttpRequest, QueryDict
 from django.urls import NoReverseMatch, get_script_prefix, reverse, translate_url
 from django.utils.translation import get_language, override
 
@@ -32,7 +32,46 @@ def language_alternates(request: HttpRequest) -> dict[str, object]:
     section = ""
     if match is not None:
         section = {"wiki": "wiki", "explorer": "cards", "play": "play"}.get(match.app_name, "")
-    return {"language_alternates": alternates, "nav_section": section}
+    return {
+        "language_alternates": alternates,
+        "nav_section": section,
+        "site_origin": origin,
+        "canonical_url": origin + canonical_path(request),
+        "og_locale": OG_LOCALES.get(get_language() or "", "en_US"),
+    }
+
+
+OG_LOCALES = {"en": "en_US", "ru": "ru_RU"}
+
+
+def canonical_path(request: HttpRequest) -> str:
+    """The page's own address: its path and the parameters that make it another page.
+
+    Those are the view's ``core.previews.canonical(...)`` names, else the ones its page
+    cache keys on (``cached_page(params=…)``), else none; empty values and ``page=1`` go
+    (the first page of a search is the search itself). A what-if's canonical address is
+    its card's, since the card page names no parameter.
+    """
+    match = request.resolver_match
+    view = match.func if match is not None else None
+    params: tuple[str, ...] = ()
+    while view is not None:
+        if hasattr(view, "canonical_params"):
+            params = view.canonical_params
+            break
+        if hasattr(view, "page_params"):
+            params = view.page_params
+            break
+        view = getattr(view, "__wrapped__", None)
+    kept = QueryDict(mutable=True)
+    for name in params:
+        values = [v for v in request.GET.getlist(name) if v.strip()]
+        if name == "page" and values in (["1"], []):
+            continue
+        if values:
+            kept.setlist(name, values)
+    query = kept.urlencode()
+    return f"{request.path}?{query}" if query else request.path
 
 
 def _translated(request: HttpRequest, path: str, code: str) -> str:

@@ -1,6 +1,7 @@
 """Site-wide bookkeeping."""
 
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -13,6 +14,8 @@ class DataVersion(models.Model):
 
     name = models.CharField(_("name"), max_length=40, unique=True)
     number = models.PositiveBigIntegerField(_("number"), default=0)
+    # When it last changed: the sitemaps' lastmod and the link previews' Last-Modified.
+    changed_at = models.DateTimeField(_("changed at"), default=timezone.now)
 
     class Meta:
         verbose_name = _("data version")

@@ -8,29 +8,46 @@ once, since ``bump`` drops its local copy).
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 from .models import DataVersion
 
 READ_SECONDS = 2
-_CACHE_KEY = "core:data-versions"
+_CACHE_KEY = "core:data-versions:2"  # :2 — (number, changed_at) pairs
 
 
 def bump(name: str) -> None:
     """Record that content of kind ``name`` changed (call after, or inside, the write)."""
-    updated = DataVersion.objects.filter(name=name).update(number=F("number") + 1)
+    now = timezone.now()
+    updated = DataVersion.objects.filter(name=name).update(number=F("number") + 1, changed_at=now)
     if not updated:
-        DataVersion.objects.get_or_create(name=name, defaults={"number": 1})
+        DataVersion.objects.get_or_create(name=name, defaults={"number": 1, "changed_at": now})
     cache.delete(_CACHE_KEY)
     transaction.on_commit(lambda: cache.delete(_CACHE_KEY))
 
 
 def current(*names: str) -> str:
     """The versions of ``names`` as one string for a cache key: ``"cards:12|wiki:3"``."""
+    versions = _read()
+    return "|".join(f"{name}:{versions.get(name, (0, None))[0]}" for name in names)
+
+
+def changed(*names: str) -> dt.datetime | None:
+    """When the latest of ``names`` changed (None: never recorded): a sitemap's lastmod,
+    a preview's Last-Modified."""
+    times = [versions[1] for name in names if (versions := _read().get(name)) is not None]
+    return max(times, default=None)
+
+
+def _read() -> dict[str, tuple[int, dt.datetime]]:
     versions = cache.get(_CACHE_KEY)
     if versions is None:
-        versions = dict(DataVersion.objects.values_list("name", "number"))
+        rows = DataVersion.objects.values_list("name", "number", "changed_at")
+        versions = {name: (number, at) for name, number, at in rows}
         cache.set(_CACHE_KEY, versions, READ_SECONDS)
-    return "|".join(f"{name}:{versions.get(name, 0)}" for name in names)
+    return versions

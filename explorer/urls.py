@@ -13,4 +13,5 @@ urlpatterns = [
     path("cards/<int:token>/", views.card_detail, name="card-detail"),
     path("cards/<int:token>/paths/", views.card_paths, name="card-paths"),
     path("cards/<int:token>/picture.svg", views.card_picture, name="card-picture"),
+    path("cards/<int:token>/preview.png", views.card_preview_png, name="card-preview"),
 ]

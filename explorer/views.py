@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import conditional_page, require_safe
@@ -20,15 +21,19 @@ from cards.forms import MAX_TOKEN
 from cards.models import Card
 from cards.query import FACTS, FIELDS, HAS_FACTS, MAX_DEPTH, MAX_LENGTH, MAX_TERMS, MAX_WORDS, SORTS
 from cards.search import random_card_token
+from core import versions
 from core.cache import cached_page
 from core.htmx import render_page, wants_partial
+from core.previews import canonical, png_response
 from engine.types import CardSpec
 
 from . import presenters
 from .forms import AdvancedSearchForm, CardListForm, CompareForm, RandomCardForm, WhatIfForm
+from .previews import card_preview, card_preview_svg
 from .selectors import attribute_catalogue, one_card_spec
 
 
+@canonical(*CardListForm.base_fields)
 @require_safe
 def card_list(request: HttpRequest) -> HttpResponse:
     """The search's results; the sort controls' ``sort``/``dir`` are written into ``q``.
@@ -160,6 +165,15 @@ def card_picture(request: HttpRequest, token: int) -> HttpResponse:
     return response
 
 
+@require_safe
+def card_preview_png(request: HttpRequest, token: int) -> HttpResponse:
+    """The card's link preview: a 1200×630 PNG of its picture, name and why, in the page's
+    language; drawn once per card, language and collection version."""
+    card = _load_card(token)
+    key = f"card-preview:{token}:{get_language()}:{versions.current('cards')}"
+    return png_response(request, key, versions.changed("cards"), lambda: card_preview_svg(card))
+
+
 def _load_card(token: int) -> CardSpec:
     if token > MAX_TOKEN:
         raise Http404(_("There is no card with that token."))
@@ -175,6 +189,7 @@ def _load_card(token: int) -> CardSpec:
 WHATIF_PARAMS = ("head", "body", "paw", "background", "rank", "burned")
 
 
+@canonical()  # a what-if's canonical address is its card's
 @require_safe
 @cached_page(depends_on=("cards",), params=WHATIF_PARAMS, variants=False)
 def card_detail(request: HttpRequest, token: int) -> HttpResponse:
@@ -190,12 +205,16 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     return render_page(
         request,
         "explorer/card_detail.html",
-        presenters.context(page),
+        {
+            **presenters.context(page),
+            "preview": card_preview(page.original, page.original_breakdown),
+        },
         partial="card",
         status=page.status,
     )
 
 
+@canonical()
 @require_safe
 @cached_page(depends_on=("cards",), params=WHATIF_PARAMS, variants=False)
 def card_paths(request: HttpRequest, token: int) -> HttpResponse:

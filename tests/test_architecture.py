@@ -1,6 +1,6 @@
 """Arrows only run down (docs: ARCHITECTURE "The shape").
 
-    config  →  codex_site  →  explorer, play, packs, arena, wiki  →  cards  →  core  →  engine
+    config  →  codex_site, sharing  →  explorer, play, packs, arena, wiki  →  cards  →  core  →  engine
 
 Every module of the project's packages is parsed (``ast``, imports inside functions
 included, relative imports resolved) and each import of another project package is
@@ -25,7 +25,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "cards": frozenset({"engine", "core"}),
     **{app: frozenset({"engine", "core", "cards"}) for app in FEATURE_APPS},
     "codex_site": frozenset({"engine", "core", "cards", *FEATURE_APPS}),
-    "config": frozenset({"engine", "core", "cards", *FEATURE_APPS, "codex_site"}),
+    "sharing": frozenset({"engine", "core", "cards", *FEATURE_APPS}),
+    "config": frozenset({"engine", "core", "cards", *FEATURE_APPS, "codex_site", "sharing"}),
 }
 
 #: The one sideways arrow allowed: a feature app registering its wiki tables.

@@ -35,6 +35,7 @@ INSTALLED_APPS = [
     "packs",
     "arena",
     "codex_site",  # the top floor: home, header search, the API's index and docs
+    "sharing",  # the top floor too: sitemaps, robots.txt, oEmbed
 ]
 
 MIDDLEWARE = [

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from explorer import apidocs
+from core import api as apidocs
 
 pytestmark = pytest.mark.django_db
 

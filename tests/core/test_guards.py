@@ -17,7 +17,7 @@ RU_PO = ROOT / "locale" / "ru" / "LC_MESSAGES" / "django.po"
 # Where user-facing strings live (the engine has none: it speaks in trace codes).
 SOURCE_DIRS = [
     *("config", "codex_site", "core", "cards"),
-    *("wiki", "explorer", "play", "packs", "arena", "templates"),
+    *("wiki", "explorer", "play", "packs", "arena", "sharing", "templates"),
 ]
 
 

@@ -190,8 +190,7 @@ def test_the_combos_after_a_cards_bump(attribute):
 
 
 def test_a_search_count_after_a_cards_bump(db):
-    from explorer.query import parse
-
+    from cards.query import parse
     from explorer.selectors import search_count
 
     query = parse("r:legendary")
