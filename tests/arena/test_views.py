@@ -95,9 +95,9 @@ def test_the_explorer_pages(client, db) -> None:
 
 
 def _filter_fragments() -> set[str]:
-    from django.core.cache import cache
+    from django.core.cache import caches
 
-    return {key for key in cache._cache if "template.cache.arena_filters" in key}
+    return {key for key in caches["fragments"]._cache if "template.cache.arena_filters" in key}
 
 
 def test_the_filter_form_is_kept_by_its_cleaned_filters_not_the_query_string(client, slabs) -> None:

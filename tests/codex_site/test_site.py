@@ -34,7 +34,7 @@ def page_names() -> list[str]:
     return sorted(
         n
         for n in set(_walk(get_resolver().url_patterns))
-        if not n.startswith(("api", "healthz", "favicon", "sharing:", "core:site-preview"))
+        if not n.startswith(("api", "healthz", "favicon", "sharing:", "site:site-preview"))
     )
 
 
@@ -130,7 +130,7 @@ def test_healthz_reports_the_database_and_the_cache(client, django_assert_num_qu
 def test_healthz_names_a_database_that_does_not_answer(client, monkeypatch):
     from django.db import OperationalError
 
-    from core import views
+    from codex_site import views
 
     def refused():
         raise OperationalError("connection to server failed: Connection refused")

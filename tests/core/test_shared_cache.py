@@ -163,7 +163,8 @@ def _visit_all(client: Client) -> list[tuple[str, int, float]]:
 
 
 def _redis_settings(url: str):
-    return override_settings(CACHES={"default": cache_from_url(url)}, PAGE_CACHE_SECONDS=60)
+    caches_ = {**settings.CACHES, "default": cache_from_url(url)}  # the fragments too
+    return override_settings(CACHES=caches_, PAGE_CACHE_SECONDS=60)
 
 
 @pytest.mark.django_db
@@ -238,7 +239,7 @@ def test_a_cache_error_is_a_miss_or_a_skipped_write_without_a_server(caplog):
 
     cache_backends.reset()
     url = f"redis://127.0.0.1:{_free_port()}/0"
-    with override_settings(CACHES={"default": cache_from_url(url)}):
+    with override_settings(CACHES={**settings.CACHES, "default": cache_from_url(url)}):
         assert cache.get("k", "default") == "default"
         assert cache.get_many(["a", "b"]) == {}
         assert cache.add("k", 1) is False
@@ -278,6 +279,9 @@ def test_the_start_up_check_says_nothing_of_an_unreachable_or_local_cache():
 
     assert redis_memory_policy() == []  # the tests' memory cache
     with override_settings(
-        CACHES={"default": cache_from_url(f"redis://127.0.0.1:{_free_port()}/0")}
+        CACHES={
+            **settings.CACHES,
+            "default": cache_from_url(f"redis://127.0.0.1:{_free_port()}/0"),
+        }
     ):
         assert redis_memory_policy() == []

@@ -127,7 +127,7 @@ def test_wiki_pool_slab_opening_and_replay_pages_have_previews(client, shared_si
     }
     response = client.post(reverse("play:index"), {"card": ["1", "2"]})
     if response.status_code == 302:  # a match to replay
-        pages[response["Location"] + "replay/"] = "http://testserver/en/preview.png"
+        pages[response["Location"] + "replay/?step=0"] = "http://testserver/en/preview.png"
     for path, image in pages.items():
         response = client.get(path)
         assert response.status_code == 200, path
