@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from cards.models import Card
-from core import limits
+from core import limits, versions
 from core.cache import cached_page
 from core.htmx import render_page, wants_partial
 from core.labels import label, label_of
@@ -91,17 +91,20 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     page = _page(request, selectors.pool_cards(pool), CARDS_PER_PAGE)
     candidates = selectors.candidates(pool)
     odds = offer_odds(candidates, pool.pack_size)
-    per_tier = presenters.odds_by_tier(odds)
+    tiers = presenters.tier_rows(odds)
+    per_tier = presenters.odds_by_tier(tiers)
     run = selectors.latest_power_run()
     powers = selectors.pool_powers(run, pool)
     report = power_report(powers.values()) if powers else None
     flags = report.flags if report is not None else {}
+    cards_version = versions.current("cards")
     tiles = [
         presenters.card_tile(
             card,
             odds=per_tier,
             power=powers.get(card.token),
             flag=flags.get(str(card.token)),
+            cards_version=cards_version,
         )
         for card in page.object_list
     ]
@@ -112,7 +115,7 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "description": presenters.localized(pool, "description"),
         "cards": len(candidates),
         "picks": odds.picks,
-        "tiers": presenters.tier_rows(odds),
+        "tiers": tiers,
         "chart": presenters.percent_chart(
             _("Chance that one pack holds at least one card of each tier"),
             [(label(t.rarity), t.rarity.value, t.at_least_one, None) for t in odds.tiers],
@@ -256,7 +259,11 @@ def binder(request: HttpRequest) -> HttpResponse:
         .order_by("token")
     )
     page = _page(request, owned_cards, BINDER_PER_PAGE)
-    tiles = [presenters.card_tile(card, count=counts[card.token]) for card in page.object_list]
+    cards_version = versions.current("cards")
+    tiles = [
+        presenters.card_tile(card, count=counts[card.token], cards_version=cards_version)
+        for card in page.object_list
+    ]
     pools = list(Pool.objects.all())
     candidates = selectors.candidates_by_pool([p.id for p in pools])
     owned = set(counts)
