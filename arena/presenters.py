@@ -14,7 +14,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format, localize, number_format
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -293,8 +295,10 @@ def history_chart(values: list[tuple[dt.date, Decimal]], day: dt.date) -> ValueC
     return value_chart(values, band_edges(), day, money, short_day)
 
 
-def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> list[dict[str, Any]]:
-    """The history as table rows, newest first, with the stats each value gives."""
+def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> SafeString:
+    """The history as table rows, newest first, with the stats each value gives: the
+    ``<tr>``s themselves, since a slab has a row per day, a few hundred, too many for a
+    template loop to print in its page's budget (issue 27)."""
     from . import specs
 
     rows = []
@@ -302,19 +306,17 @@ def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> list[dict[s
     for day, value in values:
         stats = specs.stats_of(row, value)
         changed = previous is not None and (previous.hp, previous.tier) != (stats.hp, stats.tier)
+        start = '<tr class="band-change">' if changed else "<tr>"
         rows.append(
-            {
-                "date": day_text(day),
-                "iso": day.isoformat(),
-                "value": money(value),
-                "hp": stats.hp,
-                "tier": label(stats.tier),
-                "changed": changed,
-            }
+            f"{start}"
+            f'<td><a href="?date={day.isoformat()}" rel="nofollow">{escape(day_text(day))}</a></td>'
+            f'<td class="align-right">{escape(money(value))}</td>'
+            f'<td class="align-right">{escape(localize(stats.hp))}</td>'
+            f"<td>{escape(label(stats.tier))}</td></tr>"
         )
         previous = stats
     rows.reverse()
-    return rows
+    return mark_safe("".join(rows))
 
 
 class SlabDetail:
@@ -393,7 +395,7 @@ class SlabDetail:
         return history_chart(self._values, self._d.day)
 
     @property
-    def history(self) -> list[dict[str, Any]]:
+    def history(self) -> SafeString:
         return history_rows(self._values, self._d.row)
 
     @property
