@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -291,14 +291,19 @@ def band_edges() -> list[tuple[Decimal, str]]:
     return [(amount, " · ".join(names)) for amount, names in sorted(edges.items())]
 
 
-def history_chart(values: list[tuple[dt.date, Decimal]], day: dt.date) -> ValueChart | None:
-    return value_chart(values, band_edges(), day, money, short_day)
+def history_chart(
+    values: list[tuple[dt.date, Decimal]], day: dt.date, worded: Callable[[Decimal], str] = money
+) -> ValueChart | None:
+    return value_chart(values, band_edges(), day, worded, short_day)
 
 
-def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> SafeString:
+def history_rows(
+    values: list[tuple[dt.date, Decimal]], row: Any, worded: Callable[[Decimal], str] = money
+) -> SafeString:
     """The history as table rows, newest first, with the stats each value gives: the
     ``<tr>``s themselves, since a slab has a row per day, a few hundred, too many for a
-    template loop to print in its page's budget (issue 27)."""
+    template loop to print in its page's budget (issue 27). ``worded`` is ``money``, or the
+    same words already worked out."""
     from . import specs
 
     rows = []
@@ -310,7 +315,7 @@ def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> SafeString:
         rows.append(
             f"{start}"
             f'<td><a href="?date={day.isoformat()}" rel="nofollow">{escape(day_text(day))}</a></td>'
-            f'<td class="align-right">{escape(money(value))}</td>'
+            f'<td class="align-right">{escape(worded(value))}</td>'
             f'<td class="align-right">{escape(localize(stats.hp))}</td>'
             f"<td>{escape(label(stats.tier))}</td></tr>"
         )
@@ -390,13 +395,22 @@ class SlabDetail:
     def fits_total(self) -> str:
         return money(self._fits[1]) if self._fits[1] is not None else ""
 
+    @cached_property
+    def _worded(self) -> dict[Decimal, str]:
+        """Each value as money, worded once for both the chart and the table."""
+        return {value: money(value) for _day, value in self._values}
+
+    def _money(self, amount: Decimal) -> str:
+        worded = self._worded.get(amount)
+        return worded if worded is not None else money(amount)
+
     @property
     def chart(self) -> ValueChart | None:
-        return history_chart(self._values, self._d.day)
+        return history_chart(self._values, self._d.day, self._money)
 
     @property
     def history(self) -> SafeString:
-        return history_rows(self._values, self._d.row)
+        return history_rows(self._values, self._d.row, self._money)
 
     @property
     def first_value(self) -> str:
