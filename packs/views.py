@@ -45,12 +45,15 @@ RECENT_OPENINGS = 20
 NAV = {"nav_section": "packs"}
 
 
-def _page(request: HttpRequest, items: Any, per_page: int) -> Page:
-    """The requested page (``?page=``, through a form): 404 for a page that does not exist."""
+def _page(request: HttpRequest, items: Any, per_page: int, count: int | None = None) -> Page:
+    """The requested page (``?page=``, through a form): 404 for a page that does not exist.
+    ``count``: how many ``items`` there are, when the view knows it already (no COUNT)."""
     form = PageForm(request.GET)
     if not form.is_valid():
         raise Http404("No such page.")
     paginator = Paginator(items, per_page)
+    if count is not None:
+        paginator.count = count  # a cached_property: set, it is not counted again
     number = form.cleaned_data["page"] or 1
     if number > max(paginator.num_pages, 1):
         raise Http404("No such page.")
@@ -88,8 +91,8 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     Never depends on anyone's openings: the page is the same for every visitor.
     """
     pool = selectors.pool_or_404(slug)
-    page = _page(request, selectors.pool_cards(pool), CARDS_PER_PAGE)
-    candidates = selectors.candidates(pool)
+    candidates = selectors.candidates(pool)  # the same cards as ``pool_cards``: its count
+    page = _page(request, selectors.pool_cards(pool), CARDS_PER_PAGE, len(candidates))
     odds = offer_odds(candidates, pool.pack_size)
     tiers = presenters.tier_rows(odds)
     per_tier = presenters.odds_by_tier(tiers)
