@@ -7,6 +7,9 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
 WIDTH = 480
 HEIGHT = 240
 LEFT = 64
@@ -42,6 +45,18 @@ class ValueChart:
     y_labels: tuple[tuple[float, str], ...]
     marker_x: float | None
     marker_y: float | None
+
+    @property
+    def dots_svg(self) -> SafeString:
+        """A dot per value with its tooltip, as SVG: a slab has one per day, a few hundred,
+        too many for a template loop to print in its page's budget (issue 27)."""
+        return mark_safe(
+            "".join(
+                f'<circle class="value-dot" cx="{x}" cy="{y}" r="2.5"><title>{escape(text)}'
+                "</title></circle>"
+                for x, y, text in self.dots
+            )
+        )
 
 
 def value_chart(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property
@@ -14,7 +14,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
-from django.utils.formats import date_format, number_format
+from django.utils.formats import date_format, localize, number_format
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -289,12 +291,19 @@ def band_edges() -> list[tuple[Decimal, str]]:
     return [(amount, " · ".join(names)) for amount, names in sorted(edges.items())]
 
 
-def history_chart(values: list[tuple[dt.date, Decimal]], day: dt.date) -> ValueChart | None:
-    return value_chart(values, band_edges(), day, money, short_day)
+def history_chart(
+    values: list[tuple[dt.date, Decimal]], day: dt.date, worded: Callable[[Decimal], str] = money
+) -> ValueChart | None:
+    return value_chart(values, band_edges(), day, worded, short_day)
 
 
-def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> list[dict[str, Any]]:
-    """The history as table rows, newest first, with the stats each value gives."""
+def history_rows(
+    values: list[tuple[dt.date, Decimal]], row: Any, worded: Callable[[Decimal], str] = money
+) -> SafeString:
+    """The history as table rows, newest first, with the stats each value gives: the
+    ``<tr>``s themselves, since a slab has a row per day, a few hundred, too many for a
+    template loop to print in its page's budget (issue 27). ``worded`` is ``money``, or the
+    same words already worked out."""
     from . import specs
 
     rows = []
@@ -302,19 +311,17 @@ def history_rows(values: list[tuple[dt.date, Decimal]], row: Any) -> list[dict[s
     for day, value in values:
         stats = specs.stats_of(row, value)
         changed = previous is not None and (previous.hp, previous.tier) != (stats.hp, stats.tier)
+        start = '<tr class="band-change">' if changed else "<tr>"
         rows.append(
-            {
-                "date": day_text(day),
-                "iso": day.isoformat(),
-                "value": money(value),
-                "hp": stats.hp,
-                "tier": label(stats.tier),
-                "changed": changed,
-            }
+            f"{start}"
+            f'<td><a href="?date={day.isoformat()}" rel="nofollow">{escape(day_text(day))}</a></td>'
+            f'<td class="align-right">{escape(worded(value))}</td>'
+            f'<td class="align-right">{escape(localize(stats.hp))}</td>'
+            f"<td>{escape(label(stats.tier))}</td></tr>"
         )
         previous = stats
     rows.reverse()
-    return rows
+    return mark_safe("".join(rows))
 
 
 class SlabDetail:
@@ -388,13 +395,22 @@ class SlabDetail:
     def fits_total(self) -> str:
         return money(self._fits[1]) if self._fits[1] is not None else ""
 
-    @property
-    def chart(self) -> ValueChart | None:
-        return history_chart(self._values, self._d.day)
+    @cached_property
+    def _worded(self) -> dict[Decimal, str]:
+        """Each value as money, worded once for both the chart and the table."""
+        return {value: money(value) for _day, value in self._values}
+
+    def _money(self, amount: Decimal) -> str:
+        worded = self._worded.get(amount)
+        return worded if worded is not None else money(amount)
 
     @property
-    def history(self) -> list[dict[str, Any]]:
-        return history_rows(self._values, self._d.row)
+    def chart(self) -> ValueChart | None:
+        return history_chart(self._values, self._d.day, self._money)
+
+    @property
+    def history(self) -> SafeString:
+        return history_rows(self._values, self._d.row, self._money)
 
     @property
     def first_value(self) -> str:

@@ -32,7 +32,9 @@ Three places hold kept work, and nothing else does:
 HTML fragments of templates use Django's ``{% cache %}`` tag on the ``fragments`` cache
 alias (``config/settings/base.py``): each process's own memory (a fragment is cheaper to
 render than to fetch from Redis), keyed by the fragment's name and its arguments, which
-hold the content versions it reads when it reads any; ``clear()`` clears it too.
+hold the content versions it reads when it reads any (a card's picture on a pack tile:
+its token and the ``cards`` version, so that other pools' pages reuse it and an edited card
+shows its new picture at once); ``clear()`` clears it too.
 
 The content versions (``core.versions``): ``cards`` (the collection: cards, attributes,
 combos), ``wiki``, ``balance``, ``packs``, ``arena``; each write bumps its own. Which

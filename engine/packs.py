@@ -68,7 +68,6 @@ from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, S
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, reduce
-from statistics import median
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -1131,6 +1130,39 @@ def measure_power(
     return tuple(results)
 
 
+def _median(rates: list[Fraction]) -> Fraction:
+    """``statistics.median`` of exact rates, without its thousands of comparisons of
+    fractions (a pool's page works out a few hundred; issue 27): sorted by their floats,
+    which keep the exact order (rounding never swaps two values), and sorted exactly only
+    if two different rates share a float.
+
+    >>> _median([Fraction(1, 3), Fraction(1, 2), Fraction(1, 4), Fraction(2, 3)])
+    Fraction(5, 12)
+    """
+    floats = [float(rate) for rate in rates]
+    order = sorted(range(len(rates)), key=floats.__getitem__)
+    ordered = [rates[i] for i in order]
+    if any(floats[a] == floats[b] and rates[a] != rates[b] for a, b in itertools.pairwise(order)):
+        ordered = sorted(rates)
+    middle = len(ordered) // 2
+    if len(ordered) % 2:
+        return ordered[middle]
+    return (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _mean(rates: list[Fraction]) -> Fraction:
+    """The exact mean, adding the numerators of each denominator first (a pool's rates
+    share a few denominators) rather than a fraction at a time.
+
+    >>> _mean([Fraction(1, 4), Fraction(3, 4), Fraction(1, 3)])
+    Fraction(4, 9)
+    """
+    totals: dict[int, int] = {}
+    for rate in rates:
+        totals[rate.denominator] = totals.get(rate.denominator, 0) + rate.numerator
+    return sum((Fraction(n, d) for d, n in totals.items()), Fraction(0)) / len(rates)
+
+
 def power_report(powers: Iterable[CardPower]) -> PowerReport:
     """A pool's power by tier, its steps and its flags (docs/rules.md §7, seed 003).
 
@@ -1161,11 +1193,8 @@ def power_report(powers: Iterable[CardPower]) -> PowerReport:
             continue
         measured[row.rarity].append((row.card_id, rate))
     present = [tier for tier in PACK_TIERS if measured[tier]]
-    medians = {tier: median(rate for _, rate in measured[tier]) for tier in present}
-    means = {
-        tier: sum((rate for _, rate in measured[tier]), Fraction(0)) / len(measured[tier])
-        for tier in present
-    }
+    medians = {tier: _median([rate for _, rate in measured[tier]]) for tier in present}
+    means = {tier: _mean([rate for _, rate in measured[tier]]) for tier in present}
     flags: dict[str, PowerFlag] = {}
     tiers = []
     for i, tier in enumerate(present):

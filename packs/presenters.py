@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from cards.art import CardArt, card_art
 from cards.models import Card
+from core import versions
 from core.labels import label, label_of
 from core.links import token_path
 from core.translated import LocalizedText, localized
@@ -262,23 +263,32 @@ class CardTile:
     role_label: str
     art: CardArt
     url: str
-    chance: Chance | None = None
-    power: str | None = None
+    #: "In a pack: 1.2% (1 in 83)", worded once per tier (``odds_by_tier``).
+    odds_line: str | None = None
+    #: "Power: 54.5% of matches won".
+    power_line: str | None = None
     flag: str | None = None
     flag_label: str | None = None
     count: int = 0
+    #: The card picture's fragment key (``{% cache … card_art art_key LANGUAGE_CODE %}``):
+    #: the token and the ``cards`` content version, so an edited card shows at once.
+    art_key: str = ""
 
 
 def card_tile(
     card: Card,
     *,
-    odds: Mapping[str, Fraction] | None = None,
+    odds: Mapping[str, str] | None = None,
     power: CardPower | None = None,
     flag: PowerFlag | None = None,
     count: int = 0,
+    cards_version: str | None = None,
 ) -> CardTile:
     """A card with its picture (``cards.art.card_art``), its chance in a pack (by its
-    tier, ``odds``), its power and its promise flag, or how many times it was pulled."""
+    tier, ``odds``: ``odds_by_tier``), its power and its promise flag, or how many times it was pulled.
+    ``cards_version`` is ``versions.current("cards")``, read once by a view of many tiles."""
+    if cards_version is None:
+        cards_version = versions.current("cards")
     rate = power.rate if power is not None else None
     return CardTile(
         card.token,
@@ -293,11 +303,14 @@ def card_tile(
             {slot: getattr(card, slot).name for slot in ("head", "body", "paw", "background")},
         ),
         token_path("explorer:card-detail", card.token),
-        chance(odds[card.rarity]) if odds is not None and card.rarity in odds else None,
-        percent(rate) if rate is not None else None,
+        odds.get(card.rarity) if odds is not None else None,
+        _("Power: %(power)s of matches won") % {"power": percent(rate)}
+        if rate is not None
+        else None,
         flag.value if flag is not None else None,
         label(flag) if flag is not None else None,
         count,
+        f"{card.token}:{cards_version}",
     )
 
 
@@ -523,5 +536,11 @@ def check_view(check: OddsCheck, seed: int, names: Mapping[int, str]) -> CheckVi
     )
 
 
-def odds_by_tier(odds: OfferOdds) -> dict[str, Fraction]:
-    return {t.rarity.value: t.per_card for t in odds.tiers}
+def odds_by_tier(rows: Sequence[TierRow]) -> dict[str, str]:
+    """Each tier's chance per card as its tiles say it, worded once (from ``tier_rows``)
+    for all the tier's tiles."""
+    return {
+        row.rarity: _("In a pack: %(percent)s (%(one_in)s)")
+        % {"percent": row.per_card.percent, "one_in": row.per_card.one_in}
+        for row in rows
+    }

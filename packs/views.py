@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from cards.models import Card
-from core import limits
+from core import limits, versions
 from core.cache import cached_page
 from core.htmx import render_page, wants_partial
 from core.labels import label, label_of
@@ -45,12 +45,15 @@ RECENT_OPENINGS = 20
 NAV = {"nav_section": "packs"}
 
 
-def _page(request: HttpRequest, items: Any, per_page: int) -> Page:
-    """The requested page (``?page=``, through a form): 404 for a page that does not exist."""
+def _page(request: HttpRequest, items: Any, per_page: int, count: int | None = None) -> Page:
+    """The requested page (``?page=``, through a form): 404 for a page that does not exist.
+    ``count``: how many ``items`` there are, when the view knows it already (no COUNT)."""
     form = PageForm(request.GET)
     if not form.is_valid():
         raise Http404("No such page.")
     paginator = Paginator(items, per_page)
+    if count is not None:
+        paginator.count = count  # a cached_property: set, it is not counted again
     number = form.cleaned_data["page"] or 1
     if number > max(paginator.num_pages, 1):
         raise Http404("No such page.")
@@ -88,20 +91,23 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     Never depends on anyone's openings: the page is the same for every visitor.
     """
     pool = selectors.pool_or_404(slug)
-    page = _page(request, selectors.pool_cards(pool), CARDS_PER_PAGE)
-    candidates = selectors.candidates(pool)
+    candidates = selectors.candidates(pool)  # the same cards as ``pool_cards``: its count
+    page = _page(request, selectors.pool_cards(pool), CARDS_PER_PAGE, len(candidates))
     odds = offer_odds(candidates, pool.pack_size)
-    per_tier = presenters.odds_by_tier(odds)
+    tiers = presenters.tier_rows(odds)
+    per_tier = presenters.odds_by_tier(tiers)
     run = selectors.latest_power_run()
     powers = selectors.pool_powers(run, pool)
     report = power_report(powers.values()) if powers else None
     flags = report.flags if report is not None else {}
+    cards_version = versions.current("cards")
     tiles = [
         presenters.card_tile(
             card,
             odds=per_tier,
             power=powers.get(card.token),
             flag=flags.get(str(card.token)),
+            cards_version=cards_version,
         )
         for card in page.object_list
     ]
@@ -112,7 +118,7 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "description": presenters.localized(pool, "description"),
         "cards": len(candidates),
         "picks": odds.picks,
-        "tiers": presenters.tier_rows(odds),
+        "tiers": tiers,
         "chart": presenters.percent_chart(
             _("Chance that one pack holds at least one card of each tier"),
             [(label(t.rarity), t.rarity.value, t.at_least_one, None) for t in odds.tiers],
@@ -256,7 +262,11 @@ def binder(request: HttpRequest) -> HttpResponse:
         .order_by("token")
     )
     page = _page(request, owned_cards, BINDER_PER_PAGE)
-    tiles = [presenters.card_tile(card, count=counts[card.token]) for card in page.object_list]
+    cards_version = versions.current("cards")
+    tiles = [
+        presenters.card_tile(card, count=counts[card.token], cards_version=cards_version)
+        for card in page.object_list
+    ]
     pools = list(Pool.objects.all())
     candidates = selectors.candidates_by_pool([p.id for p in pools])
     owned = set(counts)

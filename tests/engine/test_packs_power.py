@@ -148,3 +148,26 @@ def test_unmeasured_and_free_cards_are_left_out() -> None:
 )
 def test_a_draw_counts_half(wins: int, draws: int, games: int, rate: Fraction) -> None:
     assert CardPower("1", C, wins, draws, games).rate == rate
+
+
+def test_the_median_and_mean_of_rates_are_exact_even_when_floats_tie() -> None:
+    """``power_report`` sorts rates by their floats for speed: the median and the mean
+    stay those of ``statistics`` on the exact fractions, when two different rates round
+    to the same float too."""
+    import random
+    import statistics
+
+    from engine.packs import _mean, _median
+
+    close = [Fraction(1, 3), Fraction(333333333333333333, 10**18), Fraction(1, 3)]
+    assert float(close[0]) == float(close[1]) and close[0] != close[1]
+    for rates in (close, close[:2], [*close[1:], Fraction(1, 3)]):
+        assert _median(list(rates)) == statistics.median(rates)
+    rng = random.Random(27)
+    for _ in range(200):
+        games = rng.choice((4, 10, 36))
+        rates = [
+            Fraction(rng.randrange(2 * games + 1), 2 * games) for _ in range(rng.randrange(1, 40))
+        ]
+        assert _median(rates) == statistics.median(rates)
+        assert _mean(rates) == sum(rates, Fraction(0)) / len(rates)

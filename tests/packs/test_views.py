@@ -99,8 +99,9 @@ def test_unknown_pools_are_404(client, site, lang) -> None:
 
 
 def test_the_pool_page_costs_a_bounded_number_of_queries(client, site, django_assert_num_queries):
-    # Content versions; the pool; count and page of cards; candidates; power run; powers.
-    with django_assert_num_queries(7):
+    # Content versions; the pool; candidates (their count is the page's); the page of cards;
+    # power run; powers.
+    with django_assert_num_queries(6):
         assert client.get(url("pool-detail", slug="whole-collection")).status_code == 200
     with django_assert_num_queries(0):  # cached, and the content versions read a moment ago
         assert client.get(url("pool-detail", slug="whole-collection")).status_code == 200
@@ -378,3 +379,30 @@ def test_a_replayed_form_token_never_hands_over_its_owners_session(site) -> None
     assert response["Location"] != mine.get_absolute_url()  # a pack of its own
     assert attacker.get("/en/admin/").status_code == 302  # sent to the login page
     assert Opening.objects.filter(session_key=owner.session.session_key).count() == 1
+
+
+def test_a_card_picture_is_a_kept_fragment_dropped_when_the_collection_changes(client, site):
+    """A pool page keeps each card's picture as a fragment (the token, the ``cards``
+    version, the language), so other pools reuse it; an edited card shows its new picture
+    at once, since the edit bumps the ``cards`` version and the key with it."""
+    from django.core.cache import caches
+    from django.core.cache.utils import make_template_fragment_key
+
+    from cards.models import Card
+    from cards.services import collection_changed
+    from core import versions
+
+    pool = Pool.objects.get(slug="whole-collection")
+    card = selectors.pool_cards(pool).first()
+    key = make_template_fragment_key(
+        "card_art", [f"{card.token}:{versions.current('cards')}", "en"]
+    )
+    html = client.get(url("pool-detail", slug=pool.slug)).content.decode()
+    assert f"Picture of {card.name}" in html
+    assert f"Picture of {card.name}" in caches["fragments"].get(key)  # kept for the next page
+
+    Card.objects.filter(pk=card.pk).update(name="Renamed pup")
+    collection_changed()
+    html = client.get(url("pool-detail", slug=pool.slug)).content.decode()
+    assert "Picture of Renamed pup" in html
+    assert f"Picture of {card.name}<" not in html
