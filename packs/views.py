@@ -30,6 +30,7 @@ from core.cache import cached_page
 from core.htmx import render_page, wants_partial
 from core.labels import label, label_of
 from core.sessions import session_key
+from core.translated import LocalizedText
 from engine.packs import new_card_odds, offer_odds, power_report
 from engine.types import Rarity
 
@@ -241,7 +242,7 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
 
 @dataclass(frozen=True, slots=True)
 class PoolProgress:
-    name: presenters.Text
+    name: LocalizedText
     url: str
     owned: int
     cards: int
