@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 __all__ = [
@@ -138,4 +139,24 @@ class MultipleChoiceField(_FriendlyChoice, forms.MultipleChoiceField):
 
 
 class ModelMultipleChoiceField(_FriendlyChoice, forms.ModelMultipleChoiceField):
-    """Django's ``ModelMultipleChoiceField`` with a refusal that never repeats a huge value."""
+    """Django's ``ModelMultipleChoiceField`` with a refusal that never repeats a huge value,
+    and a form shown again without the values that are no key at all: the admin's
+    autocomplete widget looks the sent values up to label them, and "x" as an id was a
+    ``ValueError`` there (a 500) once the form was refused."""
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        shown = super().bound_data(data, initial)  # what a refused form shows again
+        if not isinstance(shown, list | tuple):
+            return shown
+        meta = self.queryset.model._meta
+        key = meta.get_field(self.to_field_name) if self.to_field_name else meta.pk
+        return [item for item in shown if _is_key(key, item)]
+
+
+def _is_key(key: Any, value: Any) -> bool:
+    """Whether ``value`` reads as a value of the model field ``key`` (a row's id or key)."""
+    try:
+        key.to_python(value)
+    except ValidationError:
+        return False
+    return True
