@@ -43,6 +43,7 @@ from django.views.decorators.http import conditional_page
 __all__ = [
     "CACHE_CONTROL",
     "ERROR_FIELDS",
+    "ORIGIN",
     "SAFE_METHODS",
     "Endpoint",
     "Field",
@@ -210,12 +211,26 @@ class Endpoint:
     key: str  # a stable id, also the page anchor
     path: str  # with <placeholders>
     summary: Promise | str
-    example: str  # a request path that works ("" when none is fixed, e.g. a visitor's opening)
+    # A request path that works ("" when none is fixed, e.g. a visitor's opening); ORIGIN
+    # in it stands for the site's own origin (oEmbed's ``url`` is an address on this site).
+    example: str
     example_response: str  # the answer, shortened with …
     params: tuple[Param, ...] = ()
     fields: tuple[Field, ...] = ()
     errors: tuple[tuple[int, str], ...] = ()  # (status, code)
     method: str = "GET"
+
+    def example_at(self, origin: str) -> str:
+        """The example request on the site at ``origin`` (``https://host``).
+
+        >>> Endpoint("k", "/p", "", "/p?url=" + ORIGIN + "/en/", "").example_at("https://h")
+        '/p?url=https://h/en/'
+        """
+        return self.example.replace(ORIGIN, origin)
+
+
+#: Stands for the site's origin in an ``Endpoint.example`` (``Endpoint.example_at``).
+ORIGIN = "{origin}"
 
 
 ERROR_FIELDS: tuple[Field, ...] = (
