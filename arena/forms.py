@@ -10,7 +10,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from core.forms import AsciiIntegerField, ChoiceField, MultipleChoiceField, TypedChoiceField
+from core.forms import (
+    AsciiDecimalField,
+    AsciiIntegerField,
+    ChoiceField,
+    MultipleChoiceField,
+    TypedChoiceField,
+)
 from core.labels import choices
 from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
@@ -104,11 +110,11 @@ class SlabFilterForm(DayForm):
     )  # fmt: skip
     year_min = AsciiIntegerField(label=_("Year from"), required=False, min_value=1, max_value=9999)
     year_max = AsciiIntegerField(label=_("Year to"), required=False, min_value=1, max_value=9999)
-    value_min = forms.DecimalField(
+    value_min = AsciiDecimalField(
         label=_("Value from ($)"), required=False, min_value=0,
         max_digits=VALUE_MAX_DIGITS, decimal_places=2,
     )  # fmt: skip
-    value_max = forms.DecimalField(
+    value_max = AsciiDecimalField(
         label=_("Value to ($)"), required=False, min_value=0,
         max_digits=VALUE_MAX_DIGITS, decimal_places=2,
     )  # fmt: skip

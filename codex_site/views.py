@@ -3,6 +3,7 @@ page, and the API's index, catch-all and documentation page."""
 
 import logging
 import secrets
+from dataclasses import replace
 
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -18,6 +19,7 @@ from django.views.decorators.http import require_safe
 
 from core import api
 from core.cache import cached_page
+from core.context_processors import site_origin
 from explorer.forms import SiteSearchForm
 from explorer.presenters import context
 
@@ -143,6 +145,7 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 @api.api_view(key="api-index")
 def api_index(request: HttpRequest) -> HttpResponse:
     """``/api/``: every endpoint of every app, linked to the docs."""
+    origin = site_origin(request)
     data = [
         {
             "object": "endpoint",
@@ -151,7 +154,11 @@ def api_index(request: HttpRequest) -> HttpResponse:
             "method": endpoint.method,
             "path": endpoint.path,
             "summary": str(endpoint.summary),
-            "example": request.build_absolute_uri(endpoint.example) if endpoint.example else None,
+            "example": (
+                request.build_absolute_uri(endpoint.example_at(origin))
+                if endpoint.example
+                else None
+            ),
         }
         for app, endpoint in api.endpoints()
     ]
@@ -186,5 +193,11 @@ def api_docs(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "codex_site/api_docs.html",
-        {"endpoints": api.endpoints(), "error_fields": api.ERROR_FIELDS},
+        {
+            "endpoints": [
+                (app, replace(endpoint, example=endpoint.example_at(site_origin(request))))
+                for app, endpoint in api.endpoints()
+            ],
+            "error_fields": api.ERROR_FIELDS,
+        },
     )

@@ -19,7 +19,7 @@ admin.site.index_title = _("Rules wiki, collection and match demo")
 urlpatterns = [
     path("healthz", site_views.healthz, name="healthz"),
     path("favicon.ico", site_views.favicon, name="favicon"),
-    path("", include("sharing.urls")),  # robots.txt, sitemaps, /api/oembed
+    path("", include("sharing.urls")),  # robots.txt, sitemaps (/api/oembed: its api_urls)
     *api_patterns(),  # every app's api_urls.py, then the API's index and catch-all
 ]
 

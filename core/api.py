@@ -30,7 +30,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any
+from typing import Any, Protocol, cast
 
 from django.apps import apps
 from django.http import HttpRequest, HttpResponse
@@ -43,6 +43,7 @@ from django.views.decorators.http import conditional_page
 __all__ = [
     "CACHE_CONTROL",
     "ERROR_FIELDS",
+    "ORIGIN",
     "SAFE_METHODS",
     "Endpoint",
     "Field",
@@ -145,6 +146,15 @@ def csrf_refused(request: HttpRequest) -> HttpResponse:
 View = Callable[..., HttpResponse]
 
 
+class ApiView(Protocol):
+    """A view made by ``api_view``: ``api_endpoint`` is its key in the docs (a test reads
+    it to check that every /api/ route is documented)."""
+
+    api_endpoint: str | None
+
+    def __call__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse: ...
+
+
 def api_view(view: View | None = None, *, key: str | None = None) -> Any:
     """Make ``view`` an API endpoint: GET and HEAD only (other methods: a JSON 405),
     conditional on the body's ETag (Django's ``conditional_page``; a view that sets its
@@ -165,8 +175,9 @@ def api_view(view: View | None = None, *, key: str | None = None) -> Any:
             patch_vary_headers(response, ("Accept-Language",))
             return response
 
-        wrapper.api_endpoint = key  # type: ignore[attr-defined]
-        return wrapper
+        endpoint = cast(ApiView, wrapper)  # a function takes any attribute
+        endpoint.api_endpoint = key
+        return endpoint
 
     return decorate(view) if view is not None else decorate
 
@@ -200,12 +211,26 @@ class Endpoint:
     key: str  # a stable id, also the page anchor
     path: str  # with <placeholders>
     summary: Promise | str
-    example: str  # a request path that works ("" when none is fixed, e.g. a visitor's opening)
+    # A request path that works ("" when none is fixed, e.g. a visitor's opening); ORIGIN
+    # in it stands for the site's own origin (oEmbed's ``url`` is an address on this site).
+    example: str
     example_response: str  # the answer, shortened with …
     params: tuple[Param, ...] = ()
     fields: tuple[Field, ...] = ()
     errors: tuple[tuple[int, str], ...] = ()  # (status, code)
     method: str = "GET"
+
+    def example_at(self, origin: str) -> str:
+        """The example request on the site at ``origin`` (``https://host``).
+
+        >>> Endpoint("k", "/p", "", "/p?url=" + ORIGIN + "/en/", "").example_at("https://h")
+        '/p?url=https://h/en/'
+        """
+        return self.example.replace(ORIGIN, origin)
+
+
+#: Stands for the site's origin in an ``Endpoint.example`` (``Endpoint.example_at``).
+ORIGIN = "{origin}"
 
 
 ERROR_FIELDS: tuple[Field, ...] = (

@@ -50,7 +50,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.utils.autoreload import file_changed
 
@@ -97,7 +97,9 @@ def cached(maxsize: int) -> Callable[[F], F]:
     def decorator(function: F) -> F:
         wrapped = functools.lru_cache(maxsize=maxsize)(function)
         _pure.append(wrapped)
-        return wrapped  # type: ignore[return-value]
+        # lru_cache's wrapper takes the arguments ``function`` takes and returns what it
+        # returns (typeshed types it as ``_lru_cache_wrapper``, not as ``F``).
+        return cast(F, wrapped)
 
     return decorator
 
@@ -121,7 +123,7 @@ def _stamp(depends_on: tuple[str, ...]) -> str:
     return f"{_generation()}|{versions.current(*depends_on)}"
 
 
-def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) -> object:
+def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], V]) -> V:
     """``build()``'s value, kept in this process until one of ``depends_on`` versions
     changes, the shared cache is cleared or ``clear()`` runs: for values too large or too
     hot to unpickle from the cache on every request, such as the attribute catalogue
@@ -131,7 +133,8 @@ def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) ->
         found = _memos.get(name)
         if found is not None and found[0] == stamp:
             _memos.move_to_end(name)
-            return found[1]
+            # What ``build`` made for this name: a name is built by one function only.
+            return cast(V, found[1])
     value = build()
     with _lock:
         _memos[name] = (stamp, value)
@@ -144,7 +147,7 @@ def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], object]) ->
 def table(name: str, depends_on: tuple[str, ...], size: int) -> Kept:
     """A ``Kept(size)`` for the current versions of ``depends_on``: a new version (or the
     cache's new generation) starts an empty one, so its entries need not name the version."""
-    return memo(name, depends_on, lambda: Kept(size))  # type: ignore[return-value]
+    return memo(name, depends_on, lambda: Kept(size))
 
 
 def shared(

@@ -19,7 +19,13 @@ from django.utils.translation import gettext_lazy as _
 from cards.forms import parse_token
 from cards.models import Card
 from cards.query import DEFAULT_SORT, MAX_LENGTH, SORTS, Query, QueryError, parse, with_sort
-from core.forms import AsciiIntegerField, ChoiceField, MultipleChoiceField, shorten
+from core.forms import (
+    AsciiDecimalField,
+    AsciiIntegerField,
+    ChoiceField,
+    MultipleChoiceField,
+    shorten,
+)
 from core.labels import label
 from engine.types import CardSpec, Rarity, Role, Skill, Slot
 
@@ -347,10 +353,10 @@ class AdvancedSearchForm(forms.Form):
         for key, text in self.NUMBERS:
             high = 10**9 - 1
             if key == "score":
-                self.fields[f"{key}_min"] = forms.DecimalField(
+                self.fields[f"{key}_min"] = AsciiDecimalField(
                     label=text, required=False, min_value=0, max_value=10**9, decimal_places=1
                 )
-                self.fields[f"{key}_max"] = forms.DecimalField(
+                self.fields[f"{key}_max"] = AsciiDecimalField(
                     label=text, required=False, min_value=0, max_value=10**9, decimal_places=1
                 )
             else:

@@ -22,7 +22,7 @@ from modeltranslation.admin import TabbedTranslationAdmin
 
 from cards.models import Card, Rarity
 from core.admin import TranslationTabsMedia, UniqueRaceAdmin
-from core.forms import AsciiIntegerField
+from core.forms import AsciiIntegerField, ModelMultipleChoiceField
 from engine.packs import PACK_SIZE_MAX, PACK_SIZE_MIN, PackCandidate, offer_odds
 
 from . import presenters
@@ -31,7 +31,7 @@ from .models import Opening, Pool, PowerRun
 
 
 class PreviewForm(forms.Form):
-    cards = forms.ModelMultipleChoiceField(Card.objects.all(), required=False)
+    cards = ModelMultipleChoiceField(Card.objects.all(), required=False)
     pack_size = AsciiIntegerField(min_value=PACK_SIZE_MIN, max_value=PACK_SIZE_MAX)
 
 

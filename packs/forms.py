@@ -12,7 +12,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Rarity
-from core.forms import AsciiIntegerField
+from core.forms import AsciiIntegerField, ModelMultipleChoiceField
 
 from .models import RESERVED_SLUGS, Pool
 
@@ -65,6 +65,8 @@ class PoolAdminForm(forms.ModelForm):
             "pack_size",
             "cards",
         )
+        # A refused card id is repeated shortened, in core.forms' sentence.
+        field_classes = {"cards": ModelMultipleChoiceField}
 
     def clean_slug(self) -> str:
         slug = self.cleaned_data["slug"]

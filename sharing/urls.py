@@ -7,5 +7,4 @@ urlpatterns = [
     path("robots.txt", views.robots_txt, name="robots"),
     path("sitemap.xml", views.sitemap_index, name="sitemap-index"),
     path("sitemap-<slug:section>.xml", views.sitemap_section, name="sitemap-section"),
-    path("api/oembed", views.oembed, name="oembed"),
 ]

@@ -16,7 +16,7 @@ from xml.sax.saxutils import escape
 from django.conf import settings
 from django.core.cache import cache
 from django.core.paginator import EmptyPage, PageNotAnInteger
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import get_conditional_response, patch_vary_headers
 from django.utils.html import format_html
@@ -29,9 +29,9 @@ from arena.previews import slab_preview
 from cards.forms import MAX_TOKEN
 from cards.models import Card
 from core import versions
+from core.api import api_view, error_response, json_response
 from core.context_processors import site_origin
 from core.previews import HEIGHT, WIDTH
-from explorer.api import api_view, error_response
 from explorer.previews import card_preview
 from explorer.selectors import one_card_spec
 
@@ -219,12 +219,12 @@ def _size(request: HttpRequest, name: str, default: int) -> int:
     raw = request.GET.get(name, "")
     if not raw:
         return default
-    if not raw.isdigit() or not 0 < int(raw) <= 10_000:
+    if not (raw.isascii() and raw.isdigit()) or not 0 < int(raw) <= 10_000:  # "٣" is no size
         raise ValueError(name)
     return min(default, int(raw))
 
 
-@api_view  # GET and HEAD (else a JSON 405), conditional on the body's ETag
+@api_view(key="oembed")  # GET and HEAD (else a JSON 405), conditional on the body's ETag
 def oembed(request: HttpRequest) -> HttpResponse:
     """``?url=<a card or slab page>&format=json[&maxwidth=&maxheight=]``: the page's
     preview picture linked to the page (type "rich", no iframe, no script)."""
@@ -237,6 +237,12 @@ def oembed(request: HttpRequest) -> HttpResponse:
         )
     if fmt != "json":  # no format at all: a plain bad request
         return _bad("bad_format", _("The format must be json."))
+    try:
+        width = _size(request, "maxwidth", WIDTH // 2)
+        height = _size(request, "maxheight", HEIGHT // 2)
+    except ValueError as error:
+        return _bad("bad_size", _("%(name)s must be a whole number of pixels.") % {"name": error})
+    width, height = min(width, height * WIDTH // HEIGHT), min(height, width * HEIGHT // WIDTH)
     url = request.GET.get("url", "").strip()
     if not url:
         return _bad("missing_url", _("Give the address of a card or slab page as ?url=…"))
@@ -254,12 +260,6 @@ def oembed(request: HttpRequest) -> HttpResponse:
     if host.lower() != domain.lower():
         return _bad("foreign_url", _("That address is not on this site."), 404)
     lang = get_language_from_path(parts.path) or settings.LANGUAGE_CODE
-    try:
-        width = _size(request, "maxwidth", WIDTH // 2)
-        height = _size(request, "maxheight", HEIGHT // 2)
-    except ValueError as error:
-        return _bad("bad_size", _("%(name)s must be a whole number of pixels.") % {"name": error})
-    width, height = min(width, height * WIDTH // HEIGHT), min(height, width * HEIGHT // WIDTH)
     with override(lang):
         try:  # the language prefix matches only while its language is active
             match = resolve(parts.path)
@@ -294,7 +294,7 @@ def oembed(request: HttpRequest) -> HttpResponse:
             "thumbnail_height": HEIGHT,
             "cache_age": MAX_AGE,
         }
-    response = JsonResponse(body, json_dumps_params={"ensure_ascii": False})
+    response = json_response(body)
     response["Cache-Control"] = f"public, max-age={MAX_AGE}"
     return response
 

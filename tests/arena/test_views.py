@@ -144,6 +144,18 @@ def test_bad_explorer_filters_are_a_400_with_the_form(client, slabs, params) -> 
     assert "errorlist" in response.content.decode()
 
 
+@pytest.mark.parametrize(("lang", "message"), [("en", "Enter a number."), ("ru", "Введите число.")])
+@pytest.mark.parametrize("param", ["value_min", "value_max"])
+@pytest.mark.parametrize("value", ["٤", "４", "１.５", "١٫٥"])
+def test_a_slab_value_filter_reads_ascii_digits_only(client, slabs, lang, message, param, value):
+    """Django's ``DecimalField`` read "٤" as 4 and "１.５" as 1.5: the value filters follow the
+    one policy for numbers (core.forms.AsciiDecimalField), a form error in both languages."""
+    response = client.get(url("arena:slab-list", lang), {param: value})
+    assert response.status_code == 400
+    assert "errorlist" in response.content.decode() and message in response.content.decode()
+    assert client.get(url("arena:slab-list", lang), {param: "4.5"}).status_code == 200
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_slab_page_shows_the_stat_book(client, slabs, lang) -> None:
     response = client.get(url("arena:slab-detail", lang, asset_id="a"))

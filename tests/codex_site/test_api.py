@@ -63,7 +63,13 @@ def assert_json_error(response, status: int, code: str) -> dict:
 
 def test_the_routes_are_found():
     names = {name for name, _path, _view in ENDPOINT_ROUTES}
-    assert {"api-site:index", "api:card-search", "api-packs:pool", "api_arena:slab"} <= names
+    assert {
+        "api-site:index",
+        "api:card-search",
+        "api-packs:pool",
+        "api_arena:slab",
+        "api-sharing:oembed",
+    } <= names
 
 
 @pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options"])
@@ -115,6 +121,10 @@ BAD_PARAMS: dict[tuple[str, str], tuple[str, str]] = {
         }.items()
     },
     ("slab", "date"): ("yesterday", "invalid_parameter"),
+    ("oembed", "url"): ("not a url", "malformed_url"),
+    ("oembed", "format"): ("yaml", "bad_format"),
+    ("oembed", "maxwidth"): ("٣", "bad_size"),
+    ("oembed", "maxheight"): ("0", "bad_size"),
 }
 #: Parameters that take any text (a name to look for).
 FREE_TEXT = {("slab-search", "q")}

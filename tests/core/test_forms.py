@@ -42,12 +42,27 @@ def test_a_card_token_is_ascii_digits(value):
 
 
 def test_every_integer_or_choice_field_of_a_request_form_is_cores():
-    """Django's ``forms.IntegerField`` reads "٣" as 3, and its choice fields repeat a refused
-    value whole: every app's forms use ``core.forms``' fields (or fields built on them)."""
-    bare = re.compile(r"\bforms\.(IntegerField|ChoiceField|TypedChoiceField|MultipleChoiceField)\b")
+    """Django's ``forms.IntegerField`` reads "٣" as 3 (its ``DecimalField`` and ``FloatField``
+    read "١٫٥" as 1.5), and its choice fields repeat a refused value whole: every app's
+    forms use ``core.forms``' fields (or fields built on them)."""
+    bare = re.compile(
+        r"\bforms\.(IntegerField|DecimalField|FloatField|ChoiceField|TypedChoiceField"
+        r"|MultipleChoiceField|ModelMultipleChoiceField)\b"
+    )
     found = [
         f"{path.relative_to(ROOT)}:{n}"
-        for app in ("cards", "explorer", "play", "packs", "arena", "wiki", "core", "config")
+        for app in (
+            "cards",
+            "explorer",
+            "play",
+            "packs",
+            "arena",
+            "wiki",
+            "sharing",
+            "codex_site",
+            "core",
+            "config",
+        )
         for path in sorted((ROOT / app).rglob("*.py"))
         if path.name != "models.py" and "migrations" not in path.parts
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)

@@ -307,3 +307,16 @@ def test_the_header_search_and_the_api_query_counts(
     # The combos, the count, a row.
     with django_assert_max_num_queries(3):
         assert client.get("/en/cards/random/", {"q": "is:combo"}).status_code == 302
+
+
+@pytest.mark.parametrize(("lang", "message"), [("en", "Enter a number."), ("ru", "Введите число.")])
+@pytest.mark.parametrize("value", ["٤", "４", "１.５", "١٫٥", "1e3"])
+def test_the_advanced_forms_decimal_reads_ascii_digits_only(client, demo, lang, value, message):
+    """Django's ``DecimalField`` read "٤" as 4 and "１.５" as 1.5: the wardrobe score follows
+    the one policy for numbers (core.forms.AsciiDecimalField), a form error in both
+    languages."""
+    response = client.get(f"/{lang}/cards/advanced/", {"score_min": value})
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    good = client.get(f"/{lang}/cards/advanced/", {"score_min": "1.5"})
+    assert good.status_code == 302

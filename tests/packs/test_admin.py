@@ -121,5 +121,24 @@ def test_a_twenty_digit_card_id_is_not_a_valid_choice(staff, big) -> None:
         reverse("admin:packs_pool_add"), form_data(cards=[catalogue(1)[0].pk, big])
     )
     assert response.status_code == 200
-    assert "Select a valid choice" in response.content.decode()
+    assert "is not one of the choices offered here" in response.content.decode()
     assert not Pool.objects.filter(slug="test-pool").exists()
+
+
+@pytest.mark.parametrize("huge", ["7" * 3000, "x" * 3000])
+def test_a_huge_card_value_is_refused_shortened(staff, huge) -> None:
+    """Django's "Select a valid choice. … is not one of the available choices." (or its
+    "“…” is not a valid value." for what is no id) repeated all 3,000 characters: the pool
+    form and the live preview say core.forms' sentence with the value cut to 80."""
+    shown = huge[:79] + "…"
+    response = staff.post(reverse("admin:packs_pool_add"), form_data(cards=[huge]))
+    html = response.content.decode()
+    assert response.status_code == 200 and not Pool.objects.filter(slug="test-pool").exists()
+    assert shown in html and huge[:100] not in html
+    assert "Select a valid choice" not in html
+    preview = staff.post(
+        reverse("admin:packs_pool_odds_preview"), {"cards": [huge], "pack_size": "5"}
+    )
+    assert preview.status_code == 400
+    html = preview.content.decode()
+    assert shown in html and huge[:100] not in html

@@ -86,7 +86,19 @@ def test_xml_is_not_implemented_and_bad_sizes_are_refused(client, shared_site):
     assert oembed(client, "http://testserver/en/cards/7/", format="").status_code == 200
     posted = client.post("/api/oembed?url=http://testserver/en/cards/7/")
     assert posted.status_code == 405 and posted.json()["code"] == "method_not_allowed"
-    for bad in ("-1", "0", "x", "1e9", "99999999999"):
-        response = oembed(client, "http://testserver/en/cards/7/", maxwidth=bad)
-        assert response.status_code == 400, bad
-        assert response.json()["code"] == "bad_size"
+    for bad in ("-1", "0", "x", "1e9", "99999999999", "٣", "４", "²"):
+        for size in ("maxwidth", "maxheight"):
+            response = oembed(client, "http://testserver/en/cards/7/", **{size: bad})
+            assert response.status_code == 400, bad  # "٣" was read as 3
+            assert response.json()["code"] == "bad_size"
+
+
+def test_oembed_is_in_the_api_index_and_documented_with_a_working_example(client, shared_site):
+    listed = {e["key"]: e for e in client.get("/api/").json()["results"]}
+    example = listed["oembed"]["example"]
+    assert example == "http://testserver/api/oembed?url=http://testserver/en/cards/26/&format=json"
+    docs = client.get("/ru/api/").content.decode()
+    assert 'id="oembed"' in docs
+    assert 'href="/api/oembed?url=http://testserver/en/cards/26/&amp;format=json"' in docs
+    for param in ("url", "format", "maxwidth", "maxheight"):
+        assert f"<code>{param}</code>" in docs
