@@ -233,3 +233,6 @@ tile  # unused variable (packs/views.py: the opening page's template reads pick.
 reset  # unused function (core/cache_backends.py: the Redis fault tests forget outages)
 changed_at  # unused variable (core/models.py: read by core.versions.changed)
 i18n  # unused variable (core/sitemaps.py: read by Django's Sitemap)
+odds_line  # unused variable (packs/presenters.py: the pack tile template reads it)
+power_line  # unused variable (packs/presenters.py: the pack tile template reads it)
+art_key  # unused variable (packs/presenters.py: the card picture fragment's key, read by the template)
