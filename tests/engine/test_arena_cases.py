@@ -13,7 +13,6 @@ whole event log.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from decimal import Decimal
 from pathlib import Path
@@ -36,6 +35,7 @@ from engine.arena import (
     opening_events,
 )
 from engine.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
+from tests.engine.case_runner import check_events, check_refusal, dump, play
 
 CASES_DIR = Path(__file__).parent / "arena_cases"
 SUN_IDS = [f"sun-{i}" for i in range(200) if element_of(f"sun-{i}") is Element.SUN]
@@ -91,12 +91,6 @@ def _actions(items: list[Any]) -> list[Any]:
     return out
 
 
-def _matches(event, want: dict[str, Any]) -> bool:
-    if event.code != want["code"]:
-        return False
-    return all(event.params.get(k, object()) == v for k, v in want.get("params", {}).items())
-
-
 def _check(state: ArenaState, log: list[Any], expect: dict[str, Any]) -> list[str]:
     problems = []
     sides = state.sides
@@ -125,18 +119,7 @@ def _check(state: ArenaState, log: list[Any], expect: dict[str, Any]) -> list[st
         same("result", state.result, expect["result"])
     if "reason" in expect:
         same("reason", None if state.end is None else str(state.end), expect["reason"])
-    codes = [e.code for e in log]
-    for code in expect.get("absent", []):
-        if code in codes:
-            problems.append(f"event {code} should not occur")
-    position = 0
-    for want in expect.get("events", []):
-        while position < len(log) and not _matches(log[position], want):
-            position += 1
-        if position == len(log):
-            problems.append(f"missing (in this order) event {want}")
-            break
-        position += 1
+    check_events(log, expect, problems)
     return problems
 
 
@@ -152,25 +135,8 @@ def test_arena_case(slabs, case):
     state = new_match(team_a, team_b, case.get("seed", 1), bracket=case.get("bracket"))
     log = list(opening_events(state))
     actions = _actions(case.get("actions", []))
-    error = None
-    for i, action in enumerate(actions):
-        try:
-            new_state, events = apply(state, action)
-        except IllegalActionError as exc:
-            assert i == len(actions) - 1, f"unexpected {exc.code} at action {i}: {exc}"
-            error = exc
-            break
-        state = new_state
-        log.extend(events)
-    dump = "\n".join(json.dumps(e.to_json(), ensure_ascii=False) for e in log)
-    if "error" in expect:
-        assert error is not None, f"expected {expect['error']}, the action was accepted\n{dump}"
-        assert error.code == expect["error"], f"{error.code}: {error}\n{dump}"
-        for key, value in expect.get("error_params", {}).items():
-            assert error.params.get(key) == value, (key, error.params)
-        with pytest.raises(IllegalActionError):  # still refused: nothing changed
-            apply(state, actions[-1])
-    else:
-        assert error is None, f"{error.code}: {error}\n{dump}"
+    state, error = play(state, log, actions, apply, IllegalActionError)
+    text = dump(log, lambda e: e.to_json())
+    check_refusal(state, actions, error, expect, apply, IllegalActionError, text)
     problems = _check(state, log, expect)
-    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + dump
+    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + text
