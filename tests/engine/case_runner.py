@@ -75,3 +75,15 @@ def check_events(log: list[Any], expect: dict[str, Any], problems: list[str]) ->
             problems.append(f"missing (in this order) event {want}")
             break
         position += 1
+
+
+def accepted(state, tried: list[Any], apply: Callable, refused: type[Exception]) -> set:
+    """The actions of ``tried`` that ``apply`` takes in ``state`` (the legality oracle)."""
+    out = set()
+    for action in tried:
+        try:
+            apply(state, action)
+        except refused:
+            continue
+        out.add(action)
+    return out
