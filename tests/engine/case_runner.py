@@ -8,7 +8,7 @@ state and its events, refuse an illegal one with an ``IllegalActionError`` that 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -87,3 +87,27 @@ def accepted(state, tried: list[Any], apply: Callable, refused: type[Exception])
             continue
         out.add(action)
     return out
+
+
+def parse_actions(items: list[Any], sides: Sequence[str], verbs: Mapping[str, Callable]) -> list:
+    """A case's actions as engine actions: ``"a attack bite"`` is ``verbs["attack"](0,
+    "bite")``; ``{repeat = 3, actions = [...]}`` repeats a list."""
+    out = []
+    for item in items:
+        if isinstance(item, dict):
+            for _ in range(item["repeat"]):
+                out.extend(parse_actions(item["actions"], sides, verbs))
+            continue
+        side, verb, *words = item.split()
+        if verb not in verbs:  # pragma: no cover - a typo in a case file
+            raise AssertionError(f"unknown action {item!r}")
+        out.append(verbs[verb](sides.index(side), *words))
+    return out
+
+
+class Problems(list):
+    """What a case found wrong, one line each."""
+
+    def same(self, label: str, got: Any, want: Any) -> None:
+        if got != want:
+            self.append(f"{label}: got {got!r}, expected {want!r}")

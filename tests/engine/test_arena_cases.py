@@ -35,7 +35,14 @@ from engine.arena import (
     opening_events,
 )
 from engine.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
-from tests.engine.case_runner import check_events, check_refusal, dump, play
+from tests.engine.case_runner import (
+    Problems,
+    check_events,
+    check_refusal,
+    dump,
+    parse_actions,
+    play,
+)
 
 CASES_DIR = Path(__file__).parent / "arena_cases"
 SUN_IDS = [f"sun-{i}" for i in range(200) if element_of(f"sun-{i}") is Element.SUN]
@@ -64,40 +71,21 @@ def _teams(slabs: dict[str, Any], case: dict[str, Any]) -> tuple[list, list]:
     return teams[0], teams[1]
 
 
-def _actions(items: list[Any]) -> list[Any]:
-    out = []
-    for item in items:
-        if isinstance(item, dict):
-            for _ in range(item["repeat"]):
-                out.extend(_actions(item["actions"]))
-            continue
-        words = item.split()
-        side = SIDES.index(words[0])
-        verb = words[1]
-        if verb == "pass":
-            out.append(Pass(side))
-        elif verb == "attack":
-            out.append(Attack(side, SlabMove(words[2])))
-        elif verb == "swap":
-            out.append(Swap(side, int(words[2])))
-        elif verb == "replace":
-            out.append(Replace(side, int(words[2])))
-        elif verb == "timeout":
-            out.append(Timeout(side))
-        elif verb == "surrender":
-            out.append(Surrender(side))
-        else:  # pragma: no cover - a typo in a case file
-            raise AssertionError(f"unknown action {item!r}")
-    return out
+_VERBS = {
+    "pass": Pass,
+    "attack": lambda side, move: Attack(side, SlabMove(move)),
+    "swap": lambda side, slab: Swap(side, int(slab)),
+    "replace": lambda side, slab: Replace(side, int(slab)),
+    "timeout": Timeout,
+    "surrender": Surrender,
+}
 
 
 def _check(state: ArenaState, log: list[Any], expect: dict[str, Any]) -> list[str]:
-    problems = []
+    problems = Problems()
     sides = state.sides
 
-    def same(label: str, got: Any, want: Any) -> None:
-        if got != want:
-            problems.append(f"{label}: got {got!r}, expected {want!r}")
+    same = problems.same
 
     for key, attr in (("energy", "energy"), ("points", "points"), ("timeouts", "timeouts")):
         if key in expect:
@@ -134,7 +122,7 @@ def test_arena_case(slabs, case):
         return
     state = new_match(team_a, team_b, case.get("seed", 1), bracket=case.get("bracket"))
     log = list(opening_events(state))
-    actions = _actions(case.get("actions", []))
+    actions = parse_actions(case.get("actions", []), SIDES, _VERBS)
     state, error = play(state, log, actions, apply, IllegalActionError)
     text = dump(log, lambda e: e.to_json())
     check_refusal(state, actions, error, expect, apply, IllegalActionError, text)

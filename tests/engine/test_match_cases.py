@@ -27,7 +27,14 @@ from engine.match import (
     opening_events,
 )
 from engine.serialize import event_to_json, match_card_from_json
-from tests.engine.case_runner import check_events, check_refusal, dump, play
+from tests.engine.case_runner import (
+    Problems,
+    check_events,
+    check_refusal,
+    dump,
+    parse_actions,
+    play,
+)
 
 CASES_DIR = Path(__file__).parent / "match_cases"
 
@@ -49,36 +56,19 @@ def _card(cards: dict[str, Any], key: str):
     return match_card_from_json(raw)
 
 
-def _actions(items: list[Any]) -> list[Any]:
-    out = []
-    for item in items:
-        if isinstance(item, dict):
-            for _ in range(item["repeat"]):
-                out.extend(_actions(item["actions"]))
-            continue
-        words = item.split()
-        side = SIDES.index(words[0])
-        verb = words[1]
-        if verb == "pick":
-            out.append(Pick(side, int(words[2])))
-        elif verb == "boost":
-            out.append(Boost(side, words[2], int(words[3]) if len(words) > 3 else None))
-        elif verb == "commit":
-            out.append(Commit(side))
-        elif verb == "surrender":
-            out.append(Surrender(side))
-        else:  # pragma: no cover - a typo in a case file
-            raise AssertionError(f"unknown action {item!r}")
-    return out
+_VERBS = {
+    "pick": lambda side, card: Pick(side, int(card)),
+    "boost": lambda side, key, card=None: Boost(side, key, None if card is None else int(card)),
+    "commit": Commit,
+    "surrender": Surrender,
+}
 
 
 def _check(state: MatchState, log: list[Any], expect: dict[str, Any]) -> list[str]:
-    problems = []
+    problems = Problems()
     p = state.players
 
-    def same(label: str, got: Any, want: Any) -> None:
-        if got != want:
-            problems.append(f"{label}: got {got!r}, expected {want!r}")
+    same = problems.same
 
     if "hero" in expect:
         same("hero", [p[0].hero_hp, p[1].hero_hp], expect["hero"])
@@ -116,7 +106,7 @@ def test_match_case(cards, case):
         return
     state = new_match(deck_a, deck_b, seed=0)
     log = list(opening_events(state))
-    actions = _actions(case.get("actions", []))
+    actions = parse_actions(case.get("actions", []), SIDES, _VERBS)
     state, error = play(state, log, actions, apply, IllegalActionError)
     text = dump(log, event_to_json)
     check_refusal(state, actions, error, expect, apply, IllegalActionError, text)
