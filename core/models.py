@@ -1,6 +1,7 @@
 """Site-wide bookkeeping."""
 
 import uuid
+from typing import Any
 
 from django.db import models
 from django.utils import timezone
@@ -53,6 +54,16 @@ class BotMatch(models.Model):
     def over(self) -> bool:
         """Finished (or, in the demo, set aside unfinished): no more moves."""
         return self.status != "active"
+
+    @staticmethod
+    def status_of(state: Any) -> str:
+        """The stored status of an engine state (either game's: ``over``, and ``winner``
+        0 for the player's side A, 1 for the bot, None for a draw)."""
+        if not state.over:
+            return "active"
+        if state.winner is None:
+            return "draw"
+        return "won" if state.winner == 0 else "lost"
 
 
 class BalanceRun(models.Model):
