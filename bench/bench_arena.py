@@ -185,14 +185,12 @@ def http_rows(port: int, concurrency: int, duration: float) -> list[tuple[str, s
 
 
 def http_bench(database: Path, duration: float, concurrency: int) -> list[tuple[str, float, float]]:
-    from bench.harness import Request, django_env, gunicorn, hammer, prepare_copy, temp_dir
+    from bench.harness import Request, gunicorn, hammer, server_copy, temp_dir
 
     rows = []
     with temp_dir("arena-bench-") as tmp_name:
         tmp = Path(tmp_name)
-        db = tmp / "bench.sqlite3"
-        env = django_env(db)
-        prepare_copy(database, db, env)
+        _db, env, _notes = server_copy(database, tmp)
         with gunicorn(env, tmp / "server.log") as server:
             slab = _first_slab(server.port)
             targets = [("/healthz", "/healthz"), ("slab explorer", "/en/arena/slabs/")]

@@ -92,6 +92,16 @@ def manage(args: list[str], env: dict[str, str], timeout: float) -> subprocess.C
     )
 
 
+def server_copy(
+    source: Path, tmp: Path, name: str = "bench.sqlite3"
+) -> tuple[Path, dict[str, str], list[str]]:
+    """A prepared copy of the database ``source`` in ``tmp`` (see ``prepare_copy``): its
+    path, the environment of a server on it, and the notes of the preparation."""
+    db = tmp / name
+    env = django_env(db)
+    return db, env, prepare_copy(source, db, env)
+
+
 def prepare_copy(source: Path, target: Path, env: dict[str, str]) -> list[str]:
     """Copy the demo database, bring the copy's schema up to date and fill what is missing
     (`load_demo` leaves loaded content alone), and collect the static files.
