@@ -118,6 +118,8 @@ class MatchStatus(models.TextChoices):
 class ArenaMatch(BotMatch):
     """A match against a bot: the player is side A, the bot side B."""
 
+    Status = MatchStatus
+
     bracket = models.CharField(_("bracket"), max_length=10, choices=choices(Bracket))
     match_day = models.DateField(_("match day (UTC)"))
     bot = models.CharField(

@@ -1,7 +1,7 @@
 """Site-wide bookkeeping."""
 
 import uuid
-from typing import Any
+from typing import Any, ClassVar
 
 from django.db import models
 from django.utils import timezone
@@ -41,7 +41,8 @@ class BotMatch(models.Model):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
-    status: models.CharField  # each game's own choices
+    status: models.CharField  # each game's own choices,
+    Status: ClassVar[Any]  # with their TextChoices: ACTIVE, WON, LOST, DRAW at least
 
     class Meta:
         abstract = True
@@ -53,17 +54,17 @@ class BotMatch(models.Model):
     @property
     def over(self) -> bool:
         """Finished (or, in the demo, set aside unfinished): no more moves."""
-        return self.status != "active"
+        return self.status != self.Status.ACTIVE
 
-    @staticmethod
-    def status_of(state: Any) -> str:
+    @classmethod
+    def status_of(cls, state: Any) -> str:
         """The stored status of an engine state (either game's: ``over``, and ``winner``
         0 for the player's side A, 1 for the bot, None for a draw)."""
         if not state.over:
-            return "active"
+            return cls.Status.ACTIVE
         if state.winner is None:
-            return "draw"
-        return "won" if state.winner == 0 else "lost"
+            return cls.Status.DRAW
+        return cls.Status.WON if state.winner == 0 else cls.Status.LOST
 
 
 class BalanceRun(models.Model):

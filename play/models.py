@@ -33,6 +33,8 @@ class MatchStatus(models.TextChoices):
 class Match(BotMatch):
     """A demo match: the player is side A, the bot side B."""
 
+    Status = MatchStatus
+
     bot = models.CharField(
         _("bot"), max_length=20, choices=choices(BotKind), default=BotKind.GREEDY.value
     )
