@@ -8,7 +8,9 @@ state and its events, refuse an illegal one with an ``IllegalActionError`` that 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+import tomllib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -111,3 +113,15 @@ class Problems(list):
     def same(self, label: str, got: Any, want: Any) -> None:
         if got != want:
             self.append(f"{label}: got {got!r}, expected {want!r}")
+
+
+def load_cases(files: Iterable[Path], shared: str) -> list[Any]:
+    """One pytest param per case of the TOML ``files``: (the file's ``shared`` table, the
+    case), named by the file and the case."""
+    params = []
+    for path in sorted(files):
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        for case in data["case"]:
+            case_id = f"{path.stem}: {case['name']}"
+            params.append(pytest.param(data.get(shared, {}), case, id=case_id))
+    return params

@@ -13,7 +13,6 @@ whole event log.
 
 from __future__ import annotations
 
-import tomllib
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,7 @@ from tests.engine.case_runner import (
     check_events,
     check_refusal,
     dump,
+    load_cases,
     parse_actions,
     play,
 )
@@ -49,12 +49,7 @@ SUN_IDS = [f"sun-{i}" for i in range(200) if element_of(f"sun-{i}") is Element.S
 
 
 def _load_cases() -> list[Any]:
-    params = []
-    for path in sorted(CASES_DIR.glob("match_*.toml")):
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        for case in data["case"]:
-            params.append(pytest.param(data["slabs"], case, id=f"{path.stem}: {case['name']}"))
-    return params
+    return load_cases(CASES_DIR.glob("match_*.toml"), "slabs")
 
 
 def _teams(slabs: dict[str, Any], case: dict[str, Any]) -> tuple[list, list]:

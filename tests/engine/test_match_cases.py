@@ -7,7 +7,6 @@ and a hand-computed expectation. A failure prints the whole event log.
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from tests.engine.case_runner import (
     check_events,
     check_refusal,
     dump,
+    load_cases,
     parse_actions,
     play,
 )
@@ -40,13 +40,7 @@ CASES_DIR = Path(__file__).parent / "match_cases"
 
 
 def _load_cases() -> list[Any]:
-    params = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        cards = data.get("cards", {})
-        for case in data["case"]:
-            params.append(pytest.param(cards, case, id=f"{path.stem}: {case['name']}"))
-    return params
+    return load_cases(CASES_DIR.glob("*.toml"), "cards")
 
 
 def _card(cards: dict[str, Any], key: str):
