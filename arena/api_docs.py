@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.api import Endpoint, Field, Param, register
+from core.api import LIST_OBJECT, PAGE_PARAM, Endpoint, Field, Param, page_fields, register
 
 DATE = Param("date", _("The day, YYYY-MM-DD (UTC); today by default."), "2026-11-30")
 
@@ -61,7 +61,7 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
                 _("value_desc (the default), value_asc, name, grade_desc or year_asc."),
                 "name",
             ),
-            Param("page", _("The page, from 1."), "2"),
+            PAGE_PARAM,
             Param(
                 "page_size",
                 _("Slabs per page, 1 to 200 (50 by default)."),
@@ -70,15 +70,13 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             DATE,
         ),
         fields=(
-            Field("object", _("Always “list”.")),
+            LIST_OBJECT,
             Field("date", _("The day the values are from.")),
-            Field("count", _("How many slabs match.")),
-            Field("page", _("This page's number.")),
-            Field("pages", _("How many pages there are.")),
-            Field("next", _("The next page's address, or null.")),
-            Field("previous", _("The previous page's address, or null.")),
-            Field("results", _("The slabs of this page, each a slab object:")),
-            *(Field(f"results[].{f.name}", f.description) for f in _SLAB_FIELDS),
+            *page_fields(
+                _("How many slabs match."),
+                _("The slabs of this page, each a slab object:"),
+                _SLAB_FIELDS,
+            ),
         ),
         errors=((400, "invalid_parameter"), (404, "no_page"), (405, "method_not_allowed")),
     ),

@@ -11,7 +11,6 @@ the server's clock for the turn in progress (``turn_started_at``).
 
 from __future__ import annotations
 
-import uuid
 from decimal import Decimal
 
 from django.core.exceptions import ValidationError
@@ -22,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from core.labels import choices
+from core.models import BalanceRun, BotMatch
 from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket
 
@@ -115,12 +115,11 @@ class MatchStatus(models.TextChoices):
     DRAW = "draw", pgettext_lazy("match status", "Draw")
 
 
-class ArenaMatch(models.Model):
+class ArenaMatch(BotMatch):
     """A match against a bot: the player is side A, the bot side B."""
 
-    public_id = models.UUIDField(_("public id"), default=uuid.uuid4, unique=True, editable=False)
-    owner_session_key = models.CharField(_("owner session"), max_length=40, db_index=True)
-    seed = models.PositiveBigIntegerField(_("seed"))
+    Status = MatchStatus
+
     bracket = models.CharField(_("bracket"), max_length=10, choices=choices(Bracket))
     match_day = models.DateField(_("match day (UTC)"))
     bot = models.CharField(
@@ -128,30 +127,18 @@ class ArenaMatch(models.Model):
     )
     team_a = models.JSONField(_("player team"), help_text=_("Slabs and values on the match day."))
     team_b = models.JSONField(_("bot team"), help_text=_("Slabs and values on the match day."))
-    actions = models.JSONField(_("actions"), default=list, blank=True)
     status = models.CharField(
         _("status"), max_length=10, choices=MatchStatus.choices, default=MatchStatus.ACTIVE
     )
-    end_reason = models.CharField(_("end reason"), max_length=20, blank=True)
     turn = models.PositiveIntegerField(_("turn"), default=1)
     turn_started_at = models.DateTimeField(_("turn started at"))
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    updated_at = models.DateTimeField(_("updated"), auto_now=True)
 
-    class Meta:
+    class Meta(BotMatch.Meta):
         verbose_name = _("arena match")
         verbose_name_plural = _("arena matches")
-        ordering = ["-updated_at"]
         indexes = [
             models.Index(fields=["owner_session_key", "-updated_at"], name="arena_match_owner")
         ]
-
-    def __str__(self) -> str:
-        return f"{self.public_id} ({self.get_status_display()})"
-
-    @property
-    def over(self) -> bool:
-        return self.status != MatchStatus.ACTIVE
 
 
 class SessionTeam(models.Model):
@@ -173,22 +160,17 @@ class SessionTeam(models.Model):
         return ", ".join(map(str, self.slabs)) or "—"
 
 
-class ArenaBalanceReport(models.Model):
+class ArenaBalanceReport(BalanceRun):
     """One balance run (bot vs bot over the slabs); the Leagues page shows the latest."""
 
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
     match_day = models.DateField(_("match day (UTC)"))
     games = models.PositiveIntegerField(_("games"))
-    seed = models.BigIntegerField(_("seed"))
     slabs = models.PositiveIntegerField(_("slabs with a value"))
-    seconds = models.FloatField(_("seconds"))
     data = models.JSONField(_("data"))
 
-    class Meta:
+    class Meta(BalanceRun.Meta):
         verbose_name = _("arena balance report")
         verbose_name_plural = _("arena balance reports")
-        ordering = ["-created_at", "-id"]
-        get_latest_by = ["created_at", "id"]
 
     def __str__(self) -> str:
         return f"{self.games} games, seed {self.seed} ({self.created_at:%Y-%m-%d %H:%M})"

@@ -382,18 +382,10 @@ def _bot_turn(run: _Run, match: ArenaMatch) -> None:
         run.play(bot.act(run.state, B, _bot_rng(match.seed, run.state)))
 
 
-def _status(state: ArenaState) -> str:
-    if not state.over:
-        return MatchStatus.ACTIVE
-    if state.winner is None:
-        return MatchStatus.DRAW
-    return MatchStatus.WON if state.winner == A else MatchStatus.LOST
-
-
 def _save(match: ArenaMatch, run: _Run) -> None:
     state = run.state
     match.actions = [*match.actions, *(action_to_json(a) for a in run.new)]
-    match.status = _status(state)
+    match.status = ArenaMatch.status_of(state)
     match.end_reason = str(state.end) if state.end else ""
     match.turn = state.turn
     match.save(
@@ -632,7 +624,7 @@ def _opening(match: ArenaMatch) -> None:
     run = _Run(match)
     _bot_turn(run, match)
     match.actions = [action_to_json(a) for a in run.new]
-    match.status = _status(run.state)
+    match.status = ArenaMatch.status_of(run.state)
     match.turn = run.state.turn
     match.save()
 

@@ -491,9 +491,7 @@ def match_start(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Choose a bracket and an opponent."))
         return redirect(back)
     try:
-        key = limits.admit(
-            services.STARTS, request, lambda: session_key(request, create=True) or ""
-        )
+        key = limits.admit(services.STARTS, request)
     except limits.RateLimited as exc:
         return _rate_limited(request, exc)
     try:
@@ -515,19 +513,7 @@ def match_start(request: HttpRequest) -> HttpResponse:
 
 def _rate_limited(request: HttpRequest, exc: limits.RateLimited) -> HttpResponse:
     """429: too many match starts; when to try again, in the visitor's language."""
-    response = render(
-        request,
-        "arena/rate_limited.html",
-        {
-            "nav_section": "arena",
-            "limit": exc.limit,
-            "window": exc.window,
-            "retry_after": exc.retry_after,
-        },
-        status=429,
-    )
-    response["Retry-After"] = str(exc.retry_after)
-    return response
+    return limits.too_many(request, exc, "arena/rate_limited.html", nav_section="arena")
 
 
 def _started(request: HttpRequest, match: ArenaMatch) -> HttpResponse:

@@ -20,7 +20,6 @@ import argparse
 import random
 import re
 import sys
-import threading
 import time
 from decimal import Decimal
 from pathlib import Path
@@ -124,10 +123,9 @@ def _new_match(session) -> tuple[str, str]:
 
 def match_actions(port: int, concurrency: int, duration: float):
     """Players posting moves as fast as the server answers (htmx: one request a move)."""
-    from bench.harness import Session, Stats
+    from bench.harness import Session, run_workers
 
     deadline = time.monotonic() + duration
-    per_thread = [Stats() for _ in range(concurrency)]
 
     def worker(stats) -> None:
         session = Session(port)
@@ -150,17 +148,7 @@ def match_actions(port: int, concurrency: int, duration: float):
         finally:
             session.close()
 
-    threads = [threading.Thread(target=worker, args=(s,), daemon=True) for s in per_thread]
-    started = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=duration + 60)
-    total = Stats()
-    for s in per_thread:
-        total.merge(s)
-    total.elapsed = time.monotonic() - started
-    return total
+    return run_workers(worker, concurrency, duration)
 
 
 def http_rows(port: int, concurrency: int, duration: float) -> list[tuple[str, str, str, object]]:
@@ -197,14 +185,12 @@ def http_rows(port: int, concurrency: int, duration: float) -> list[tuple[str, s
 
 
 def http_bench(database: Path, duration: float, concurrency: int) -> list[tuple[str, float, float]]:
-    from bench.harness import Request, django_env, gunicorn, hammer, prepare_copy, temp_dir
+    from bench.harness import Request, gunicorn, hammer, server_copy, temp_dir
 
     rows = []
     with temp_dir("arena-bench-") as tmp_name:
         tmp = Path(tmp_name)
-        db = tmp / "bench.sqlite3"
-        env = django_env(db)
-        prepare_copy(database, db, env)
+        _db, env, _notes = server_copy(database, tmp)
         with gunicorn(env, tmp / "server.log") as server:
             slab = _first_slab(server.port)
             targets = [("/healthz", "/healthz"), ("slab explorer", "/en/arena/slabs/")]

@@ -174,7 +174,7 @@ def _note(stats: Stats, good: set[int]) -> str:
 
 
 def _standalone_http(duration: float, concurrency: int) -> list[str]:
-    from bench.harness import django_env, gunicorn, prepare_copy, temp_dir
+    from bench.harness import gunicorn, server_copy, temp_dir
 
     database = ROOT / "db.sqlite3"
     if not database.exists():
@@ -182,9 +182,7 @@ def _standalone_http(duration: float, concurrency: int) -> list[str]:
     lines = []
     with temp_dir("codex-bench-packs-") as tmp_name:
         tmp = Path(tmp_name)
-        db = tmp / "bench.sqlite3"
-        env = django_env(db)
-        prepare_copy(database, db, env)
+        _db, env, _notes = server_copy(database, tmp)
         with gunicorn(env, tmp / "server.log") as server:
             health = Request("/healthz")
             hammer(server.port, lambda i: health, 2, 1.0, 500)

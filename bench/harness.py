@@ -92,6 +92,16 @@ def manage(args: list[str], env: dict[str, str], timeout: float) -> subprocess.C
     )
 
 
+def server_copy(
+    source: Path, tmp: Path, name: str = "bench.sqlite3"
+) -> tuple[Path, dict[str, str], list[str]]:
+    """A prepared copy of the database ``source`` in ``tmp`` (see ``prepare_copy``): its
+    path, the environment of a server on it, and the notes of the preparation."""
+    db = tmp / name
+    env = django_env(db)
+    return db, env, prepare_copy(source, db, env)
+
+
 def prepare_copy(source: Path, target: Path, env: dict[str, str]) -> list[str]:
     """Copy the demo database, bring the copy's schema up to date and fill what is missing
     (`load_demo` leaves loaded content alone), and collect the static files.
@@ -321,6 +331,23 @@ class Connection:
             self.conn = None
 
 
+def run_workers(worker: Callable[[Stats], None], concurrency: int, duration: float) -> Stats:
+    """Run ``worker`` on ``concurrency`` threads, each with its own Stats (no lock on the
+    hot path), and merge them once all are done (a stuck one is given a minute more)."""
+    per_thread = [Stats() for _ in range(concurrency)]
+    threads = [threading.Thread(target=worker, args=(s,), daemon=True) for s in per_thread]
+    started = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=duration + 60)
+    total = Stats()
+    for s in per_thread:
+        total.merge(s)
+    total.elapsed = time.monotonic() - started
+    return total
+
+
 def hammer(
     port: int,
     requests: Callable[[int], Request],
@@ -333,7 +360,6 @@ def hammer(
     counter = iter(range(max_requests))
     lock = threading.Lock()
     deadline = time.monotonic() + duration
-    per_thread: list[Stats] = [Stats() for _ in range(concurrency)]
 
     def worker(stats: Stats) -> None:
         connection = Connection(port)
@@ -358,17 +384,7 @@ def hammer(
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=worker, args=(s,), daemon=True) for s in per_thread]
-    started = time.monotonic()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(timeout=duration + 60)
-    total = Stats()
-    for s in per_thread:
-        total.merge(s)
-    total.elapsed = time.monotonic() - started
-    return total
+    return run_workers(worker, concurrency, duration)
 
 
 # --- a tiny browser-like session for the load test -----------------------------------------

@@ -36,11 +36,10 @@ from bench.harness import (
     ROOT,
     Session,
     Stats,
-    django_env,
     fetch,
     gunicorn,
     links,
-    prepare_copy,
+    server_copy,
     temp_dir,
     what_ifs,
 )
@@ -339,9 +338,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     with temp_dir("codex-load-") as tmp_name:
         tmp = Path(tmp_name)
-        db = tmp / "load.sqlite3"
-        env = django_env(db)
-        for note in prepare_copy(args.database, db, env):
+        _db, env, notes = server_copy(args.database, tmp, "load.sqlite3")
+        for note in notes:
             print(f"({note})", flush=True)
         with gunicorn(env, tmp / "server.log", workers=2, threads=8) as server:
             pool = discover(server.port)

@@ -52,7 +52,7 @@ from bench.harness import (
     has_command,
     links,
     manage,
-    prepare_copy,
+    server_copy,
     temp_dir,
     what_ifs,
 )
@@ -549,9 +549,8 @@ def main(argv: list[str] | None = None) -> int:
     say()
     with temp_dir("codex-bench-") as tmp_name:
         tmp = Path(tmp_name)
-        db = tmp / "bench.sqlite3"
-        env = django_env(db)
-        for note in prepare_copy(args.database, db, env):
+        db, env, notes = server_copy(args.database, tmp)
+        for note in notes:
             print(f"({note})", flush=True)
         with gunicorn(env, tmp / "server.log") as server:
             targets = discover(server.port, args.query)

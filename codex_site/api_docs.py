@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.api import Endpoint, Field, register
+from core.api import LIST_OBJECT, Endpoint, Field, list_fields, register
 
 ENDPOINTS: tuple[Endpoint, ...] = register(
     "codex_site",
@@ -19,10 +19,12 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             '"path": "/api/cards", "summary": "…", "example": "https://…/api/cards?…"}, …]}'
         ),
         fields=(
-            Field("object", _("Always “list”.")),
+            LIST_OBJECT,
             Field("docs_url", _("This documentation.")),
-            Field("count", _("How many endpoints there are.")),
-            Field("results", _("One object per endpoint: key, method, path, summary, example.")),
+            *list_fields(
+                _("How many endpoints there are."),
+                _("One object per endpoint: key, method, path, summary, example."),
+            ),
         ),
     ),
 )

@@ -27,7 +27,7 @@ b'{"object":"error","code":"not_found","status":404,"details":"No."}'
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any, Protocol, cast
@@ -202,6 +202,38 @@ class Field:
 
     name: str
     description: Promise | str
+
+
+# What every list answer shares: the documentation of its envelope, written once.
+LIST_OBJECT = Field("object", gettext_lazy("Always “list”."))
+PAGE_PARAM = Param("page", gettext_lazy("The page, from 1."), "2")
+
+
+def list_fields(
+    count: Promise | str, results: Promise | str, items: Iterable[Field] = ()
+) -> tuple[Field, ...]:
+    """A list's ``count`` and ``results``, then each item's fields as ``results[].name``."""
+    return (
+        Field("count", count),
+        Field("results", results),
+        *(Field(f"results[].{f.name}", f.description) for f in items),
+    )
+
+
+def page_fields(
+    count: Promise | str, results: Promise | str, items: Iterable[Field] = ()
+) -> tuple[Field, ...]:
+    """A page of a list: ``count``, the page, the number of pages, the next and previous
+    pages' addresses, then ``results`` and each item's fields."""
+    head, *rest = list_fields(count, results, items)
+    return (
+        head,
+        Field("page", gettext_lazy("This page's number.")),
+        Field("pages", gettext_lazy("How many pages there are.")),
+        Field("next", gettext_lazy("The next page's address, or null.")),
+        Field("previous", gettext_lazy("The previous page's address, or null.")),
+        *rest,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,12 +42,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
-__all__ = ["Budget", "RateLimited", "admit", "client_address", "count"]
+from core.sessions import session_key
+
+__all__ = ["Budget", "RateLimited", "admit", "client_address", "count", "too_many"]
 
 log = logging.getLogger(__name__)
 
@@ -112,16 +116,28 @@ def count(budget: Budget, session_key: str | None, address: str | None) -> None:
         raise refused
 
 
-def admit(budget: Budget, request: HttpRequest, create_session: Callable[[], str]) -> str:
+def admit(
+    budget: Budget, request: HttpRequest, create_session: Callable[[], str] | None = None
+) -> str:
     """Count one request of a visitor and give their session key, creating the session
-    (``create_session()``) only once the request is allowed; ``RateLimited`` otherwise.
-    A new session's first request is its first in its own budget too."""
+    (``create_session()``, by default a saved new session) only once the request is
+    allowed; ``RateLimited`` otherwise. A new session's first request is its first in its
+    own budget too."""
     key = request.session.session_key
     count(budget, key, client_address(request))
     if not key:
-        key = create_session()
+        key = create_session() if create_session else session_key(request, create=True) or ""
         _hit(budget, "session", key, budget.per_session, clock())
     return key
+
+
+def too_many(request: HttpRequest, exc: RateLimited, template: str, **context: Any) -> HttpResponse:
+    """The 429 page ``template`` (see ``templates/core/rate_limited.html``): the limit and
+    when to try again, in the visitor's language, and the same in ``Retry-After``."""
+    context.update(limit=exc.limit, window=exc.window, retry_after=exc.retry_after)
+    response = render(request, template, context, status=429)
+    response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 @lru_cache(maxsize=8)

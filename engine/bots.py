@@ -20,6 +20,7 @@ Boost(side=<Side.A: 0>, boost=<BoostKind.CHARGE: 'charge'>, card=None)
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -39,6 +40,8 @@ from engine.match import (
     Pick,
     PlayerState,
     Recorder,
+    _player,
+    _set,
     apply,
     legal_actions,
 )
@@ -358,33 +361,8 @@ def _without_hidden_plan(state: MatchState, side: int) -> MatchState:
     p = state.players[side]
     if p.pick is None:
         return state
-    hidden = PlayerState.make(
-        hero_hp=p.hero_hp,
-        hero_start=p.hero_start,
-        nrg=p.nrg,
-        card_hp=p.card_hp,
-        card_def=p.card_def,
-        deployed=p.deployed,
-        field=p.field,
-        pick=None,
-        boosts_used=p.boosts_used,
-        boosts_round=p.boosts_round,
-        rage=p.rage,
-        committed=False,
-        rage_card=p.rage_card,
-    )
-    players = (hidden, state.players[1]) if side == 0 else (state.players[0], hidden)
-    return MatchState.make(
-        decks=state.decks,
-        players=players,
-        seed=state.seed,
-        round=state.round,
-        initiative=state.initiative,
-        actions=state.actions,
-        over=state.over,
-        winner=state.winner,
-        end_reason=state.end_reason,
-    )
+    hidden = _player(p, pick=None, committed=False)
+    return dataclasses.replace(state, players=_set(state.players, side, hidden))
 
 
 class PlayOutBot:

@@ -1740,6 +1740,19 @@ class _Work:
         enemy = self.sides[1 - side]
         i = w.card
         s = SIDES[side]
+
+        def striker() -> dict[str, Any]:  # what both strikes say of the striking card
+            return {
+                "side": s,
+                "card": i,
+                "name": w.deck[i].name,
+                "atk": atk,
+                "rage": self._rage(w),
+                "wounded_rage": wounded,
+                "threshold": WOUNDED_RAGE_THRESHOLD,
+                "first_strike": first,
+            }
+
         if enemy.on_field:
             t = enemy.card
             pierce = w.skill is Skill.PIERCE
@@ -1749,14 +1762,7 @@ class _Work:
                 Event(
                     "strike.card",
                     {
-                        "side": s,
-                        "card": i,
-                        "name": w.deck[i].name,
-                        "atk": atk,
-                        "rage": self._rage(w),
-                        "wounded_rage": wounded,
-                        "threshold": WOUNDED_RAGE_THRESHOLD,
-                        "first_strike": first,
+                        **striker(),
                         "pierce": pierce,
                         "target": SIDES[1 - side],
                         "target_card": t,
@@ -1775,14 +1781,7 @@ class _Work:
                 Event(
                     "strike.hero",
                     {
-                        "side": s,
-                        "card": i,
-                        "name": w.deck[i].name,
-                        "atk": atk,
-                        "rage": self._rage(w),
-                        "wounded_rage": wounded,
-                        "threshold": WOUNDED_RAGE_THRESHOLD,
-                        "first_strike": first,
+                        **striker(),
                         "target": SIDES[1 - side],
                         "hp": enemy.hero_hp,
                     },

@@ -545,6 +545,57 @@ def _tie_break_entry(e: Any) -> dict[str, Any]:
     }
 
 
+def _vote(v: Any) -> dict[str, Any]:
+    """One role vote, as plain data (both JSON writers use it)."""
+    return {
+        "slot": v.slot._value_,
+        "name": v.name,
+        "skill": v.skill._value_,
+        "role": v.role._value_,
+        "slot_weight": v.slot_weight,
+        "tier": v.tier._value_,
+        "tier_weight": v.tier_weight,
+        "weight": v.weight,
+    }
+
+
+def _skill_row(row: Any) -> dict[str, Any]:
+    """One row of the skill table, as plain data (both JSON writers use it)."""
+    return {
+        "slot": row.slot._value_,
+        "name": row.name,
+        "tier": row.tier._value_,
+        "hits": {skill._value_: [list(m) for m in matches] for skill, matches in row.hits},
+        "primary": _enum_or_none(row.primary),
+        "secondary": _enum_or_none(row.secondary),
+        "points": row.points,
+    }
+
+
+def _layer(layer: Any) -> dict[str, Any]:
+    """One stat layer, as plain data (both JSON writers use it)."""
+    return {
+        "layer": layer.layer,
+        "atk": layer.atk,
+        "hp": layer.hp,
+        "def": layer.def_,
+        "ability": layer.ability,
+    }
+
+
+def _undercharge_row(row: Any) -> dict[str, Any]:
+    """One row of the undercharge table, as plain data (both JSON writers use it)."""
+    return {
+        "nrg": row.nrg,
+        "deficit": row.deficit,
+        "stat_cut_percent": row.stat_cut_percent,
+        "atk": row.atk,
+        "def": row.def_,
+        "effects": {slot._value_: v for slot, v in row.effects},
+        "skill_active": row.skill_active,
+    }
+
+
 def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
     """The Breakdown as plain JSON data (the CLI's and the API's output schema).
 
@@ -593,57 +644,14 @@ def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
             for r in b.rules
         },
         "role_source": b.role_source,
-        "role_votes": [
-            {
-                "slot": v.slot._value_,
-                "name": v.name,
-                "skill": v.skill._value_,
-                "role": v.role._value_,
-                "slot_weight": v.slot_weight,
-                "tier": v.tier._value_,
-                "tier_weight": v.tier_weight,
-                "weight": v.weight,
-            }
-            for v in b.role_votes
-        ],
+        "role_votes": [_vote(v) for v in b.role_votes],
         "role_totals": {role._value_: n for role, n in b.role_totals},
         "skill_source": b.skill_source,
-        "skill_table": [
-            {
-                "slot": row.slot._value_,
-                "name": row.name,
-                "tier": row.tier._value_,
-                "hits": {skill._value_: [list(m) for m in matches] for skill, matches in row.hits},
-                "primary": _enum_or_none(row.primary),
-                "secondary": _enum_or_none(row.secondary),
-                "points": row.points,
-            }
-            for row in b.skill_table
-        ],
+        "skill_table": [_skill_row(row) for row in b.skill_table],
         "skill_scores": {skill._value_: n for skill, n in b.skill_scores},
         "skill_tie_break": [_tie_break_entry(e) for e in b.skill_tie_break],
-        "stat_layers": [
-            {
-                "layer": layer.layer,
-                "atk": layer.atk,
-                "hp": layer.hp,
-                "def": layer.def_,
-                "ability": layer.ability,
-            }
-            for layer in b.stat_layers
-        ],
-        "undercharge": [
-            {
-                "nrg": row.nrg,
-                "deficit": row.deficit,
-                "stat_cut_percent": row.stat_cut_percent,
-                "atk": row.atk,
-                "def": row.def_,
-                "effects": {slot._value_: v for slot, v in row.effects},
-                "skill_active": row.skill_active,
-            }
-            for row in b.undercharge
-        ],
+        "stat_layers": [_layer(layer) for layer in b.stat_layers],
+        "undercharge": [_undercharge_row(row) for row in b.undercharge],
         "trace": [
             {"code": s.code, "params": _plain(s.params), "value": _plain(s.value)} for s in b.trace
         ],
@@ -784,64 +792,19 @@ def _rule_text(r: Any) -> str:
 
 
 def _vote_text(v: Any) -> str:
-    return _dump(
-        {
-            "slot": v.slot._value_,
-            "name": v.name,
-            "skill": v.skill._value_,
-            "role": v.role._value_,
-            "slot_weight": v.slot_weight,
-            "tier": v.tier._value_,
-            "tier_weight": v.tier_weight,
-            "weight": v.weight,
-        }
-    )
+    return _dump(_vote(v))
 
 
 def _skill_row_text(row: Any) -> str:
-    return _dump(
-        {
-            "slot": row.slot._value_,
-            "name": row.name,
-            "tier": row.tier._value_,
-            "hits": {skill._value_: [list(m) for m in matches] for skill, matches in row.hits},
-            "primary": _enum_or_none(row.primary),
-            "secondary": _enum_or_none(row.secondary),
-            "points": row.points,
-        }
-    )
+    return _dump(_skill_row(row))
 
 
 def _layers_text(layers: Any) -> str:
-    return _dump(
-        [
-            {
-                "layer": layer.layer,
-                "atk": layer.atk,
-                "hp": layer.hp,
-                "def": layer.def_,
-                "ability": layer.ability,
-            }
-            for layer in layers
-        ]
-    )
+    return _dump([_layer(layer) for layer in layers])
 
 
 def _undercharge_text(rows: Any) -> str:
-    return _dump(
-        [
-            {
-                "nrg": row.nrg,
-                "deficit": row.deficit,
-                "stat_cut_percent": row.stat_cut_percent,
-                "atk": row.atk,
-                "def": row.def_,
-                "effects": {slot._value_: v for slot, v in row.effects},
-                "skill_active": row.skill_active,
-            }
-            for row in rows
-        ]
-    )
+    return _dump([_undercharge_row(row) for row in rows])
 
 
 def _effect_text(effect: Any) -> str:

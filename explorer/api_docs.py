@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.api import Endpoint, Field, Param, register
+from core.api import LIST_OBJECT, PAGE_PARAM, Endpoint, Field, Param, page_fields, register
 
 _CARD_SUMMARY_FIELDS: tuple[Field, ...] = (
     Field("object", _("Always “card”.")),
@@ -55,20 +55,18 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
                 _("The search (see the search help); empty finds the whole catalogue."),
                 "r:epic or r:legendary -is:combo sort:-atk",
             ),
-            Param("page", _("The page, from 1."), "2"),
+            PAGE_PARAM,
             Param("page_size", _("Cards per page, 1 to 200 (50 by default)."), "100"),
         ),
         fields=(
-            Field("object", _("Always “list”.")),
+            LIST_OBJECT,
             Field("query", _("The search as sent.")),
             Field("described", _("The search in words, in the request's language.")),
-            Field("count", _("How many cards the search finds.")),
-            Field("page", _("This page's number.")),
-            Field("pages", _("How many pages there are.")),
-            Field("next", _("The next page's address, or null.")),
-            Field("previous", _("The previous page's address, or null.")),
-            Field("results", _("The cards of this page, each a card object:")),
-            *(Field(f"results[].{f.name}", f.description) for f in _CARD_SUMMARY_FIELDS),
+            *page_fields(
+                _("How many cards the search finds."),
+                _("The cards of this page, each a card object:"),
+                _CARD_SUMMARY_FIELDS,
+            ),
         ),
         errors=(
             (400, "unknown_field"),

@@ -31,6 +31,7 @@ from . import presenters
 from .forms import AdvancedSearchForm, CardListForm, CompareForm, RandomCardForm, WhatIfForm
 from .previews import card_preview, card_preview_svg
 from .selectors import attribute_catalogue, one_card_spec
+from .whatif import Catalogue
 
 
 @canonical(*CardListForm.base_fields)
@@ -183,6 +184,13 @@ def _load_card(token: int) -> CardSpec:
         raise Http404(_("There is no card #%(token)s.") % {"token": token}) from None
 
 
+def _what_if(request: HttpRequest, token: int) -> tuple[CardSpec, Catalogue, WhatIfForm]:
+    """The card, the attribute catalogue and the what-if the GET parameters ask of it."""
+    card = _load_card(token)
+    catalogue = attribute_catalogue()
+    return card, catalogue, WhatIfForm(request.GET, card=card, catalogue=catalogue)
+
+
 #: The what-if's parameters: the card page and its "what would make it …?" vary on them.
 #: A what-if is rendered each time, never page-cached (``variants=False``): there are as
 #: many as cards times attribute combinations, enough to fill a shared cache.
@@ -198,9 +206,7 @@ def card_detail(request: HttpRequest, token: int) -> HttpResponse:
     An htmx request (the what-if form, a "Try it" link) gets the picture, the Equipped
     panel, the form and the breakdown together, so they always show the same card.
     """
-    card = _load_card(token)
-    catalogue = attribute_catalogue()
-    form = WhatIfForm(request.GET, card=card, catalogue=catalogue)
+    card, catalogue, form = _what_if(request, token)
     page = presenters.card_page(card, catalogue, form)
     return render_page(
         request,
@@ -222,9 +228,7 @@ def card_paths(request: HttpRequest, token: int) -> HttpResponse:
     each way with a what-if checked to get there. The card page loads it as it scrolls into
     view (an htmx request: its "Try it" links recompute the card in place); without
     JavaScript, the card page links here."""
-    card = _load_card(token)
-    catalogue = attribute_catalogue()
-    form = WhatIfForm(request.GET, card=card, catalogue=catalogue)
+    card, catalogue, form = _what_if(request, token)
     page = presenters.card_paths_page(card, catalogue, form)
     return render_page(
         request,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.api import Endpoint, Field, register
+from core.api import LIST_OBJECT, Endpoint, Field, list_fields, register
 
 _POOL_HEAD: tuple[Field, ...] = (
     Field("object", _("Always “pool”.")),
@@ -30,10 +30,10 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             '"card_count": 975, …}, …]}'
         ),
         fields=(
-            Field("object", _("Always “list”.")),
-            Field("count", _("How many pools there are.")),
-            Field("results", _("The pools, each a pool object:")),
-            *(Field(f"results[].{f.name}", f.description) for f in _POOL_HEAD),
+            LIST_OBJECT,
+            *list_fields(
+                _("How many pools there are."), _("The pools, each a pool object:"), _POOL_HEAD
+            ),
         ),
     ),
     Endpoint(

@@ -31,6 +31,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card
+from core.models import BalanceRun
 from engine.packs import PACK_SIZE_DEFAULT, PACK_SIZE_MAX, PACK_SIZE_MIN
 
 # Addresses the booster pages use for themselves (/packs/binder/, /packs/openings/…):
@@ -180,24 +181,19 @@ class Opening(models.Model):
         return self.candidate_list.candidates
 
 
-class PowerRun(models.Model):
+class PowerRun(BalanceRun):
     """One measurement of the power promise over the whole catalogue."""
 
-    created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    seed = models.BigIntegerField(_("seed"))
     per_tier = models.PositiveSmallIntegerField(_("gauntlet decks per tier"))
     games_per_side = models.PositiveSmallIntegerField(_("games per side"))
     bots = models.CharField(_("bots"), max_length=40)
     gauntlet = models.JSONField(_("gauntlet"), help_text=_("Tokens of the gauntlet's cards."))
     matches = models.PositiveIntegerField(_("matches"))
-    seconds = models.FloatField(_("seconds"))
     collection_version = models.CharField(_("collection version"), max_length=40)
 
-    class Meta:
+    class Meta(BalanceRun.Meta):
         verbose_name = _("power measurement")
         verbose_name_plural = _("power measurements")
-        ordering = ["-created_at", "-id"]
-        get_latest_by = ["created_at", "id"]
 
     def __str__(self) -> str:
         return f"{self.matches} matches ({self.created_at:%Y-%m-%d %H:%M})"

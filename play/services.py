@@ -279,14 +279,6 @@ def rematch(public_id: Any, session_key: str, *, seed: int | None = None) -> Sta
 # Playing
 
 
-def _status(state: MatchState) -> str:
-    if not state.over:
-        return MatchStatus.ACTIVE
-    if state.winner is None:
-        return MatchStatus.DRAW
-    return MatchStatus.WON if state.winner == A else MatchStatus.LOST
-
-
 def _resume(public_id: Any, session_key: str, turn: int) -> tuple[Match, Recorder]:
     """The session's match, locked, and a recorder going on from it (inside a
     transaction). StaleActionError for a form made for another point of the match;
@@ -307,7 +299,7 @@ def _store(match: Match, recorder: Recorder, stored: int) -> Loaded:
     state = recorder.state
     new = recorder.actions[stored:]
     match.actions = [*match.actions, *(action_to_json(a) for a in new)]
-    match.status = _status(state)
+    match.status = Match.status_of(state)
     match.end_reason = state.end_reason or ""
     match.rounds = state.round
     match.save(update_fields=["actions", "status", "end_reason", "rounds", "updated_at"])

@@ -94,14 +94,7 @@ def play_index(request: HttpRequest) -> HttpResponse:
 
 def _rate_limited(request: HttpRequest, exc: limits.RateLimited) -> HttpResponse:
     """429: too many match starts; when to try again, in the visitor's language."""
-    response = render_page(
-        request,
-        "play/rate_limited.html",
-        {"limit": exc.limit, "window": exc.window, "retry_after": exc.retry_after},
-        status=429,
-    )
-    response["Retry-After"] = str(exc.retry_after)
-    return response
+    return core_limits.too_many(request, exc, "play/rate_limited.html")
 
 
 def _started(request: HttpRequest, started: services.Started) -> HttpResponse:
@@ -139,9 +132,7 @@ def match_start(request: HttpRequest) -> HttpResponse:
     tokens = form.cleaned_data["card"]
     bot = form.cleaned_data["bot"]
     try:
-        key = core_limits.admit(
-            limits.STARTS, request, lambda: session_key(request, create=True) or ""
-        )
+        key = core_limits.admit(limits.STARTS, request)
     except limits.RateLimited as exc:
         return _rate_limited(request, exc)
     try:

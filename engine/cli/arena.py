@@ -50,7 +50,7 @@ from typing import Any, TextIO
 
 from engine.arena import EVENT_CODES, action_to_json
 from engine.arena_bots import BOTS, play_match, run_series
-from engine.cli.base import Command, UsageError, read_input
+from engine.cli.base import Command, UsageError, add_series_arguments, read_input, series_bots
 from engine.slabs import (
     InvalidSlabError,
     InvalidTeamError,
@@ -144,15 +144,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     sim.add_argument(
         "--teams", required=True, metavar="FILE.json", help='{"a": [4 slabs], "b": [4 slabs]}'
     )
-    sim.add_argument("--seed", type=int, default=0, metavar="S", help="seed of game 0 (0)")
-    sim.add_argument("--games", type=int, default=1, metavar="N", help="games to play (1)")
-    sim.add_argument(
-        "--bots",
-        default="greedy,greedy",
-        metavar="A,B",
-        help=f"the bots of sides a and b, each one of: {', '.join(BOTS)} (greedy,greedy)",
-    )
-    sim.add_argument("--log", action="store_true", help="add game 0's full event log")
+    add_series_arguments(sim, BOTS)
     for p in (stats, team, sim):
         setattr(p, "error", parser.error)  # noqa: B010  # one-line usage errors
 
@@ -178,11 +170,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> dict[str, Any]:
-    bots = [b.strip() for b in str(args.bots).split(",")]
-    if len(bots) != 2 or any(b not in BOTS for b in bots):
-        raise UsageError(f"--bots: give two of {', '.join(BOTS)}, e.g. greedy,planner")
-    if args.games < 1:
-        raise UsageError("--games: must be at least 1")
+    bots = series_bots(args, BOTS, "greedy,planner")
     if args.games > 1_000_000:
         raise UsageError("--games: at most 1000000")
     data = _load(args.teams)

@@ -5,11 +5,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TextIO
 
-__all__ = ["EXIT_BAD_INPUT", "Command", "UsageError", "read_input"]
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "Command",
+    "UsageError",
+    "add_series_arguments",
+    "read_input",
+    "series_bots",
+]
 
 EXIT_BAD_INPUT = 2
 
@@ -40,3 +47,27 @@ def read_input(path: str) -> bytes:
         raise UsageError(f"{path}: is a directory") from None
     except OSError as err:
         raise UsageError(f"{path}: cannot read ({err.strerror})") from None
+
+
+def add_series_arguments(parser: argparse.ArgumentParser, bots: Collection[str]) -> None:
+    """The options of a bot-vs-bot series (``simulate``, ``arena simulate``): the first
+    seed, the number of games, the two bots and game 0's log."""
+    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of game 0 (0)")
+    parser.add_argument("--games", type=int, default=1, metavar="N", help="games to play (1)")
+    parser.add_argument(
+        "--bots",
+        default="greedy,greedy",
+        metavar="A,B",
+        help=f"the bots of sides a and b, each one of: {', '.join(bots)} (greedy,greedy)",
+    )
+    parser.add_argument("--log", action="store_true", help="add game 0's full event log")
+
+
+def series_bots(args: argparse.Namespace, bots: Collection[str], example: str) -> list[str]:
+    """The two bots of ``--bots``, once ``--bots`` and ``--games`` are checked."""
+    chosen = [b.strip() for b in str(args.bots).split(",")]
+    if len(chosen) != 2 or any(b not in bots for b in chosen):
+        raise UsageError(f"--bots: give two of {', '.join(bots)}, e.g. {example}")
+    if args.games < 1:
+        raise UsageError("--games: must be at least 1")
+    return chosen

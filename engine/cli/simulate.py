@@ -8,7 +8,7 @@ import json
 from typing import TextIO
 
 from engine.bots import BOTS
-from engine.cli.base import Command, UsageError, read_input
+from engine.cli.base import Command, UsageError, add_series_arguments, read_input, series_bots
 from engine.match import InvalidDeckError
 from engine.serialize import action_to_json, event_to_json, load_json, match_card_to_json
 from engine.simulate import load_decks, play_match, run_series
@@ -28,24 +28,12 @@ def simulate_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE.json",
         help='{"a": [cards], "b": [cards]}, each card in the input schema of `derive`',
     )
-    parser.add_argument("--seed", type=int, default=0, metavar="S", help="seed of game 0 (0)")
-    parser.add_argument("--games", type=int, default=1, metavar="N", help="games to play (1)")
-    parser.add_argument(
-        "--bots",
-        default="greedy,greedy",
-        metavar="A,B",
-        help=f"the bots of sides a and b, each one of: {', '.join(BOTS)} (greedy,greedy)",
-    )
-    parser.add_argument("--log", action="store_true", help="add game 0's full event log")
+    add_series_arguments(parser, BOTS)
 
 
 def simulate_run(args: argparse.Namespace, out: TextIO) -> int:
     """Run ``simulate``: JSON on ``out`` (exit 0); bad input raises the CLI's UsageError."""
-    bots = [b.strip() for b in str(args.bots).split(",")]
-    if len(bots) != 2 or any(b not in BOTS for b in bots):
-        raise UsageError(f"--bots: give two of {', '.join(BOTS)}, e.g. greedy,random")
-    if args.games < 1:
-        raise UsageError("--games: must be at least 1")
+    bots = series_bots(args, BOTS, "greedy,random")
     raw = read_input(args.decks)
     try:
         data = load_json(raw, "decks")

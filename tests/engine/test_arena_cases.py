@@ -13,8 +13,6 @@ whole event log.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -36,18 +34,22 @@ from engine.arena import (
     opening_events,
 )
 from engine.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
+from tests.engine.case_runner import (
+    Problems,
+    check_events,
+    check_refusal,
+    dump,
+    load_cases,
+    parse_actions,
+    play,
+)
 
 CASES_DIR = Path(__file__).parent / "arena_cases"
 SUN_IDS = [f"sun-{i}" for i in range(200) if element_of(f"sun-{i}") is Element.SUN]
 
 
 def _load_cases() -> list[Any]:
-    params = []
-    for path in sorted(CASES_DIR.glob("match_*.toml")):
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        for case in data["case"]:
-            params.append(pytest.param(data["slabs"], case, id=f"{path.stem}: {case['name']}"))
-    return params
+    return load_cases(CASES_DIR.glob("match_*.toml"), "slabs")
 
 
 def _teams(slabs: dict[str, Any], case: dict[str, Any]) -> tuple[list, list]:
@@ -64,46 +66,21 @@ def _teams(slabs: dict[str, Any], case: dict[str, Any]) -> tuple[list, list]:
     return teams[0], teams[1]
 
 
-def _actions(items: list[Any]) -> list[Any]:
-    out = []
-    for item in items:
-        if isinstance(item, dict):
-            for _ in range(item["repeat"]):
-                out.extend(_actions(item["actions"]))
-            continue
-        words = item.split()
-        side = SIDES.index(words[0])
-        verb = words[1]
-        if verb == "pass":
-            out.append(Pass(side))
-        elif verb == "attack":
-            out.append(Attack(side, SlabMove(words[2])))
-        elif verb == "swap":
-            out.append(Swap(side, int(words[2])))
-        elif verb == "replace":
-            out.append(Replace(side, int(words[2])))
-        elif verb == "timeout":
-            out.append(Timeout(side))
-        elif verb == "surrender":
-            out.append(Surrender(side))
-        else:  # pragma: no cover - a typo in a case file
-            raise AssertionError(f"unknown action {item!r}")
-    return out
-
-
-def _matches(event, want: dict[str, Any]) -> bool:
-    if event.code != want["code"]:
-        return False
-    return all(event.params.get(k, object()) == v for k, v in want.get("params", {}).items())
+_VERBS = {
+    "pass": Pass,
+    "attack": lambda side, move: Attack(side, SlabMove(move)),
+    "swap": lambda side, slab: Swap(side, int(slab)),
+    "replace": lambda side, slab: Replace(side, int(slab)),
+    "timeout": Timeout,
+    "surrender": Surrender,
+}
 
 
 def _check(state: ArenaState, log: list[Any], expect: dict[str, Any]) -> list[str]:
-    problems = []
+    problems = Problems()
     sides = state.sides
 
-    def same(label: str, got: Any, want: Any) -> None:
-        if got != want:
-            problems.append(f"{label}: got {got!r}, expected {want!r}")
+    same = problems.same
 
     for key, attr in (("energy", "energy"), ("points", "points"), ("timeouts", "timeouts")):
         if key in expect:
@@ -125,18 +102,7 @@ def _check(state: ArenaState, log: list[Any], expect: dict[str, Any]) -> list[st
         same("result", state.result, expect["result"])
     if "reason" in expect:
         same("reason", None if state.end is None else str(state.end), expect["reason"])
-    codes = [e.code for e in log]
-    for code in expect.get("absent", []):
-        if code in codes:
-            problems.append(f"event {code} should not occur")
-    position = 0
-    for want in expect.get("events", []):
-        while position < len(log) and not _matches(log[position], want):
-            position += 1
-        if position == len(log):
-            problems.append(f"missing (in this order) event {want}")
-            break
-        position += 1
+    check_events(log, expect, problems)
     return problems
 
 
@@ -151,26 +117,9 @@ def test_arena_case(slabs, case):
         return
     state = new_match(team_a, team_b, case.get("seed", 1), bracket=case.get("bracket"))
     log = list(opening_events(state))
-    actions = _actions(case.get("actions", []))
-    error = None
-    for i, action in enumerate(actions):
-        try:
-            new_state, events = apply(state, action)
-        except IllegalActionError as exc:
-            assert i == len(actions) - 1, f"unexpected {exc.code} at action {i}: {exc}"
-            error = exc
-            break
-        state = new_state
-        log.extend(events)
-    dump = "\n".join(json.dumps(e.to_json(), ensure_ascii=False) for e in log)
-    if "error" in expect:
-        assert error is not None, f"expected {expect['error']}, the action was accepted\n{dump}"
-        assert error.code == expect["error"], f"{error.code}: {error}\n{dump}"
-        for key, value in expect.get("error_params", {}).items():
-            assert error.params.get(key) == value, (key, error.params)
-        with pytest.raises(IllegalActionError):  # still refused: nothing changed
-            apply(state, actions[-1])
-    else:
-        assert error is None, f"{error.code}: {error}\n{dump}"
+    actions = parse_actions(case.get("actions", []), SIDES, _VERBS)
+    state, error = play(state, log, actions, apply, IllegalActionError)
+    text = dump(log, lambda e: e.to_json())
+    check_refusal(state, actions, error, expect, apply, IllegalActionError, text)
     problems = _check(state, log, expect)
-    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + dump
+    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + text

@@ -44,6 +44,7 @@ from engine.slabs import (
     SlabMove,
     slab_stats,
 )
+from tests.engine.case_runner import accepted
 
 # Values that land in every tier and HP band.
 VALUES = ["0", "10", "24.99", "25", "49.99", "60", "74.99", "75", "149.99", "200", "250", "600",
@@ -218,14 +219,7 @@ def _accepted(state: ArenaState, side: int) -> set:
     tried = [Swap(side, i) for i in range(-1, n + 1)] + [Replace(side, i) for i in range(-1, n + 1)]
     tried += [Attack(side, move) for move in SlabMove]
     tried += [Pass(side), Timeout(side), Surrender(side)]
-    accepted = set()
-    for action in tried:
-        try:
-            apply(state, action)
-        except IllegalActionError:
-            continue
-        accepted.add(action)
-    return accepted
+    return accepted(state, tried, apply, IllegalActionError)
 
 
 @settings(max_examples=40, deadline=None)

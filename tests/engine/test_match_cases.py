@@ -7,8 +7,6 @@ and a hand-computed expectation. A failure prints the whole event log.
 
 from __future__ import annotations
 
-import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -28,18 +26,21 @@ from engine.match import (
     opening_events,
 )
 from engine.serialize import event_to_json, match_card_from_json
+from tests.engine.case_runner import (
+    Problems,
+    check_events,
+    check_refusal,
+    dump,
+    load_cases,
+    parse_actions,
+    play,
+)
 
 CASES_DIR = Path(__file__).parent / "match_cases"
 
 
 def _load_cases() -> list[Any]:
-    params = []
-    for path in sorted(CASES_DIR.glob("*.toml")):
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        cards = data.get("cards", {})
-        for case in data["case"]:
-            params.append(pytest.param(cards, case, id=f"{path.stem}: {case['name']}"))
-    return params
+    return load_cases(CASES_DIR.glob("*.toml"), "cards")
 
 
 def _card(cards: dict[str, Any], key: str):
@@ -49,42 +50,19 @@ def _card(cards: dict[str, Any], key: str):
     return match_card_from_json(raw)
 
 
-def _actions(items: list[Any]) -> list[Any]:
-    out = []
-    for item in items:
-        if isinstance(item, dict):
-            for _ in range(item["repeat"]):
-                out.extend(_actions(item["actions"]))
-            continue
-        words = item.split()
-        side = SIDES.index(words[0])
-        verb = words[1]
-        if verb == "pick":
-            out.append(Pick(side, int(words[2])))
-        elif verb == "boost":
-            out.append(Boost(side, words[2], int(words[3]) if len(words) > 3 else None))
-        elif verb == "commit":
-            out.append(Commit(side))
-        elif verb == "surrender":
-            out.append(Surrender(side))
-        else:  # pragma: no cover - a typo in a case file
-            raise AssertionError(f"unknown action {item!r}")
-    return out
-
-
-def _matches(event, want: dict[str, Any]) -> bool:
-    if event.code != want["code"]:
-        return False
-    return all(event.params.get(k, object()) == v for k, v in want.get("params", {}).items())
+_VERBS = {
+    "pick": lambda side, card: Pick(side, int(card)),
+    "boost": lambda side, key, card=None: Boost(side, key, None if card is None else int(card)),
+    "commit": Commit,
+    "surrender": Surrender,
+}
 
 
 def _check(state: MatchState, log: list[Any], expect: dict[str, Any]) -> list[str]:
-    problems = []
+    problems = Problems()
     p = state.players
 
-    def same(label: str, got: Any, want: Any) -> None:
-        if got != want:
-            problems.append(f"{label}: got {got!r}, expected {want!r}")
+    same = problems.same
 
     if "hero" in expect:
         same("hero", [p[0].hero_hp, p[1].hero_hp], expect["hero"])
@@ -106,22 +84,7 @@ def _check(state: MatchState, log: list[Any], expect: dict[str, Any]) -> list[st
     for side, want in expect.get("field", {}).items():
         dep = p[SIDES.index(side)].field
         same(f"field.{side}", -1 if dep is None else dep.card, want)
-    codes = [e.code for e in log]
-    for code in expect.get("absent", []):
-        if code in codes:
-            problems.append(f"event {code} should not occur")
-    for want in expect.get("absent_events", []):
-        if any(_matches(e, want) for e in log):
-            problems.append(f"no event should match {want}")
-    # Expected events form an ordered subsequence of the log.
-    position = 0
-    for want in expect.get("events", []):
-        while position < len(log) and not _matches(log[position], want):
-            position += 1
-        if position == len(log):
-            problems.append(f"missing (in this order) event {want}")
-            break
-        position += 1
+    check_events(log, expect, problems)
     return problems
 
 
@@ -137,25 +100,9 @@ def test_match_case(cards, case):
         return
     state = new_match(deck_a, deck_b, seed=0)
     log = list(opening_events(state))
-    actions = _actions(case.get("actions", []))
-    error = None
-    for i, action in enumerate(actions):
-        try:
-            new_state, events = apply(state, action)
-        except IllegalActionError as exc:
-            assert i == len(actions) - 1, f"unexpected {exc.code} at action {i}: {exc}"
-            error = exc
-            break
-        state = new_state
-        log.extend(events)
-    dump = "\n".join(json.dumps(event_to_json(e), ensure_ascii=False) for e in log)
-    if "error" in expect:
-        assert error is not None, f"expected {expect['error']}, the action was accepted\n{dump}"
-        assert error.code == expect["error"], f"{error.code}: {error}\n{dump}"
-        # The state is a frozen value: applying the refused action again still raises.
-        with pytest.raises(IllegalActionError):
-            apply(state, actions[-1])
-    else:
-        assert error is None, f"{error.code}: {error}\n{dump}"
+    actions = parse_actions(case.get("actions", []), SIDES, _VERBS)
+    state, error = play(state, log, actions, apply, IllegalActionError)
+    text = dump(log, event_to_json)
+    check_refusal(state, actions, error, expect, apply, IllegalActionError, text)
     problems = _check(state, log, expect)
-    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + dump
+    assert not problems, "\n".join(problems) + "\n--- event log ---\n" + text

@@ -31,6 +31,7 @@ from engine.match import (
 )
 from engine.simulate import play_match
 from engine.types import EffectKind, EffectSlot, Rarity, Role, Skill
+from tests.engine.case_runner import accepted
 
 _SLOT_KINDS = {
     EffectSlot.DEPLOY: [
@@ -182,14 +183,7 @@ def _accepted(state, side: int) -> set:
     tried = [Pick(side, i) for i in range(-1, n + 1)]
     tried += [Boost(side, key, card) for key in BOOST_KEYS for card in cards]
     tried += [Commit(side), Surrender(side)]
-    accepted = set()
-    for action in tried:
-        try:
-            apply(state, action)
-        except IllegalActionError:
-            continue
-        accepted.add(action)
-    return accepted
+    return accepted(state, tried, apply, IllegalActionError)
 
 
 @FAST

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from engine.data import RULE_KEYS
 from engine.derive import derive
 from engine.serialize import (
     breakdown_json,
@@ -210,15 +211,7 @@ def test_breakdown_json_schema() -> None:
         assert key in out
     assert set(out["stats"]) == {"atk", "hp", "def", "ability"}
     assert set(out["effects"]) == {"deploy", "passive", "last_breath"}
-    assert set(out["rules"]) == {
-        "supply_count",
-        "wardrobe_score",
-        "tier_badge",
-        "burned_stickers",
-        "god_premium",
-        "combo",
-        "getgems_rank",
-    }
+    assert set(out["rules"]) == set(RULE_KEYS)  # the spelling is checked in test_data
     assert all(set(step) == {"code", "params", "value"} for step in out["trace"])
 
 

@@ -153,7 +153,8 @@ def test_tampered_moves_are_refused(client, collection, move):
     assert Match.objects.get(pk=match.pk).actions == before
 
 
-@pytest.mark.parametrize("turn", ["0", "999", "", "abc"])
+# Hostile turns (other digits, a sign, a huge number) are stale too.
+@pytest.mark.parametrize("turn", ["0", "999", "", "abc", "²", "１", "-1", "1" * 30])
 def test_stale_turn_numbers_are_refused(client, collection, turn):
     match = start(client)
     before = Match.objects.get(pk=match.pk).actions
@@ -361,17 +362,6 @@ def test_hostile_card_choices_are_refused_with_a_message(client, collection, car
     assert response.status_code == 200
     assert "not in the collection" in response.content.decode()
     assert not Match.objects.exists()
-
-
-@pytest.mark.parametrize("turn", ["²", "１", "-1", "1" * 30])
-def test_hostile_turns_are_stale(client, collection, turn):
-    match = start(client)
-    before = Match.objects.get(pk=match.pk).actions
-    response = client.post(
-        reverse("play:act", args=[match.public_id]), {"turn": turn, "move": "pick:0"}, follow=True
-    )
-    assert "out of date" in response.content.decode()
-    assert Match.objects.get(pk=match.pk).actions == before
 
 
 def test_the_last_line_of_the_log_reads_as_a_sentence_in_both_languages(client, collection):
