@@ -143,18 +143,9 @@ def pool_open(request: HttpRequest, slug: str) -> HttpResponse:
     """Open one pack: the seed is drawn now, the opening stored, then its permalink."""
     pool = selectors.pool_or_404(slug)
     try:
-        key = limits.admit(
-            services.OPENINGS, request, lambda: session_key(request, create=True) or ""
-        )
+        key = limits.admit(services.OPENINGS, request)
     except limits.RateLimited as exc:
-        response = render_page(
-            request,
-            "packs/rate_limited.html",
-            {"pool": pool, "limit": exc.limit, "retry_after": exc.retry_after},
-            status=429,
-        )
-        response["Retry-After"] = str(exc.retry_after)
-        return response
+        return limits.too_many(request, exc, "packs/rate_limited.html", pool=pool)
     token = request.POST.get("csrfmiddlewaretoken") or request.headers.get("X-CSRFToken", "")
     try:
         opened = services.open_pack(pool, key, token)
