@@ -151,20 +151,6 @@ def cold_endpoints(db: Path) -> list[Endpoint]:
     return out
 
 
-#: Cold goals (issue 17): requests/s as a ratio to /healthz's, in one run.
-COLD_GOALS = {
-    "card page": 0.20,
-    "what-if (htmx)": 0.25,
-    "wiki page": 0.30,
-    "card list ?q=": 0.25,
-    "API /api/cards/<t>": 0.50,
-    "API /api/cards?q=": 0.30,
-    "wiki search": 0.30,
-}
-#: No page may be slower at 100,000 cards than this many times its time at 1,000.
-SCALE_LIMIT = 1.5
-
-
 def endpoints_in_process(client) -> list[Endpoint]:
     """The same endpoints for the test client, from the configured SQLite database."""
     from django.conf import settings
