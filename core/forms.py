@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 
 __all__ = [
@@ -30,8 +31,7 @@ def shorten(text: object, limit: int = ECHO_CHARS) -> str:
     >>> shorten("short"), shorten("x" * 100, 5)
     ('short', 'xxxx…')
     """
-    text = "" if text is None else str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return Truncator("" if text is None else str(text)).chars(limit)
 
 
 #: At most 12 digits: more is no number a page of this site counts to (a seed may ask
