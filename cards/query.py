@@ -52,8 +52,9 @@ from typing import Union
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
-from core.labels import LABELS, enum_label
-from engine.types import AttributeKind, Rarity, Role, Skill, Slot
+from core.labels import LABELS, enum_label, template_label
+from engine.data import RULE_KEYS, TEMPLATES
+from engine.types import AttributeKind, EffectKind, Rarity, Role, Skill, Slot
 
 __all__ = [
     "DEFAULT_SORT",
@@ -71,6 +72,7 @@ __all__ = [
     "Or",
     "Query",
     "QueryError",
+    "QueryWarning",
     "Term",
     "Word",
     "ascii_int",
@@ -138,6 +140,7 @@ class FieldSpec:
     nullable: bool = False  # accepts "none"
     ops: tuple[str, ...] = ("=",)
     slot: str = ""  # the slot a per-slot field reads
+    synonyms: tuple[tuple[str, str], ...] = ()  # other spellings of enum values
 
 
 _NUMBER_OPS = ("=", "!=", "<", "<=", ">", ">=")
@@ -154,6 +157,62 @@ def _supply_field(slot: Slot, *aliases: str) -> FieldSpec:
         slot=slot.value,
     )
 
+
+# decided:<rule> takes the rule's key or a short name (decided:supply, decided:getgems).
+RULE_SYNONYMS: tuple[tuple[str, str], ...] = (
+    ("supply", "supply_count"),
+    ("wardrobe", "wardrobe_score"),
+    ("score", "wardrobe_score"),
+    ("badge", "tier_badge"),
+    ("tier", "tier_badge"),
+    ("stickers", "burned_stickers"),
+    ("burned", "burned_stickers"),
+    ("god", "god_premium"),
+    ("premium", "god_premium"),
+    ("getgems", "getgems_rank"),
+    ("rank", "getgems_rank"),
+    ("free", "starter"),
+)
+
+# The engine's answers (issue 30): which rule decided the rarity, what one swap from the
+# card's own wardrobe reaches, what the card does, and what it owns.
+SEARCH30_FIELDS: tuple[FieldSpec, ...] = (
+    FieldSpec(
+        "decided",
+        "enum",
+        gettext_lazy("rule that decided the rarity"),
+        ("rule",),
+        (*RULE_KEYS, "starter"),
+        ops=("=", "!="),
+        synonyms=RULE_SYNONYMS,
+    ),
+    FieldSpec(
+        "near",
+        "enum",
+        gettext_lazy("rarity one swap from its own wardrobe reaches"),
+        (),
+        tuple(r.value for r in Rarity if r is not Rarity.FREE),
+    ),
+    FieldSpec(
+        "effect",
+        "enum",
+        gettext_lazy("effect"),
+        ("does",),
+        tuple(k.value for k in EffectKind),
+        ops=("=", "!="),
+    ),
+    FieldSpec(
+        "template",
+        "enum",
+        gettext_lazy("template"),
+        ("tpl",),
+        tuple(t.key for t in TEMPLATES),
+        ops=("=", "!="),
+    ),
+    FieldSpec(
+        "owns", "text", gettext_lazy("an owned attribute, worn or not"), ("own",), ops=_TEXT_OPS
+    ),
+)
 
 FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec(
@@ -228,6 +287,7 @@ FIELDS: tuple[FieldSpec, ...] = (
     FieldSpec(
         "undercharged", "int", gettext_lazy("undercharged with this much NRG"), (), ops=("=",)
     ),
+    *SEARCH30_FIELDS,
 )
 FIELD_BY_NAME: dict[str, FieldSpec] = {}
 for _spec in FIELDS:
@@ -341,11 +401,24 @@ def walk(node: Node | None, negated: bool = False) -> Iterator[tuple[Term | Word
 
 
 @dataclass(frozen=True, slots=True)
+class QueryWarning:
+    """A part of the text the search read and ignored: a stable ``code``, the ``message``
+    in the visitor's language, and where (0-based characters, as `QueryError`)."""
+
+    code: str
+    message: str
+    position: int
+    length: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class Query:
     """A parsed query: its condition tree (None matches every card) and the sort order."""
 
     root: Node | None = None
     sort: str = DEFAULT_SORT
+    #: What the search read but ignored, said on the page and in the API (issue 30).
+    warnings: tuple[QueryWarning, ...] = field(default=(), compare=False)
 
     @property
     def terms(self) -> tuple[Term, ...]:
@@ -377,6 +450,8 @@ class Query:
                 return True
             if leaf.field == "token" and leaf.op == "=":
                 return True
+            if leaf.field == "decided" and leaf.op == "=" and leaf.value == "starter":
+                return True
         return False
 
 
@@ -385,6 +460,7 @@ class Query:
 
 
 _ASCII_INT = re.compile(r"[0-9]{1,9}")
+_WORD_CHARACTER = re.compile(r"[^\W_]")
 _WORD_TOKEN = re.compile(r"#*([0-9]{1,9})")
 
 
@@ -499,6 +575,8 @@ class _Parser:
         self.sort = DEFAULT_SORT
         self.leaves = 0
         self.words = 0
+        self.warnings: list[QueryWarning] = []
+        self.sort_token: _Token | None = None
 
     def peek(self) -> _Token | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
@@ -517,17 +595,21 @@ class _Parser:
                 _("This “)” closes nothing: remove it, or add a “(” before what it should close."),
                 extra.start,
             )
-        return Query(root, self.sort)
+        return Query(root, self.sort, tuple(self.warnings))
+
+    def warn(self, code: str, message: str, token: _Token) -> None:
+        self.warnings.append(QueryWarning(code, message, token.start, token.end - token.start))
 
     def or_expr(self, depth: int) -> Node | None:
         parts: list[Node] = []
+        start = self.index
         first = self.and_expr(depth)
         if first is not None:
             parts.append(first)
         while (token := self.peek()) is not None and token.kind == "or":
             self.take()
             following = self.peek()
-            if not parts or following is None or following.kind in ("or", ")"):
+            if self.index - 1 == start or following is None or following.kind in ("or", ")"):
                 raise _error(
                     "dangling_or",
                     _(
@@ -546,11 +628,16 @@ class _Parser:
 
     def and_expr(self, depth: int) -> Node | None:
         parts: list[Node] = []
+        start = self.index
         while (token := self.peek()) is not None and token.kind not in ("or", ")"):
             if token.kind == "and":
                 self.take()
                 following = self.peek()
-                if not parts or following is None or following.kind in ("or", "and", ")"):
+                if (
+                    self.index - 1 == start
+                    or following is None
+                    or following.kind in ("or", "and", ")")
+                ):
                     raise _error(
                         "dangling_and",
                         _(
@@ -647,7 +734,7 @@ class _Parser:
                     token.end - token.start,
                 )
 
-    def word(self, token: _Token, text: str, phrase: bool) -> Word:
+    def word(self, token: _Token, text: str, phrase: bool) -> Word | None:
         text = text.strip()
         if not text:
             raise _error(
@@ -658,6 +745,14 @@ class _Parser:
             )
         if len(text) > MAX_VALUE:
             raise _too_long_value(token)
+        if not _WORD_CHARACTER.search(text):
+            # No name has such a word (the index reads letters and digits only).
+            self.warn(
+                "ignored_word",
+                _("“%(word)s” has no letter or digit, so the search ignored it.") % {"word": text},
+                token,
+            )
+            return None
         self.count(token, word=True)
         return Word(text, phrase, token.start)
 
@@ -695,7 +790,15 @@ class _Parser:
                     token.start,
                     len(raw),
                 )
-            self.sort = _parse_sort(value, token)
+            sort = _parse_sort(value, token)
+            if self.sort_token is not None:
+                self.warn(
+                    "ignored_sort",
+                    _("Only the last sort order counts: “%(term)s” was ignored.")
+                    % {"term": self.sort_token.text},
+                    self.sort_token,
+                )
+            self.sort, self.sort_token = sort, token
             return None
         if name in ("is", "not", "has"):
             return self.fact(token, name, op, value)
@@ -819,6 +922,7 @@ def _parse_value(spec: FieldSpec, op: str, raw: str, term: str, token: _Token) -
             )
         return None
     if spec.kind == "enum":
+        value = dict(spec.synonyms).get(value, value)
         if value not in spec.choices:
             hint = _suggest(value, list(spec.choices))
             message = _("“%(value)s” is not a %(field)s. Use one of: %(choices)s.") % {
@@ -992,12 +1096,19 @@ def _capitalise(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+# The enum (``core.labels.ENUMS``) that names a field's values, where it is not the field's key.
+_ENUM_KINDS = {"decided": "rule", "near": "rarity", "effect": "effect_kind"}
+
+
 def value_label(spec: FieldSpec, value: object) -> str:
     """A value as a visitor reads it (enum values use the site's translated labels)."""
     if value is None:
         return _("none")
     if spec.kind == "enum":
-        return str(enum_label(spec.key, str(value)))
+        kind = _ENUM_KINDS.get(spec.key, spec.key)
+        if kind == "template":
+            return template_label(str(value))
+        return str(enum_label(kind, str(value)))
     if spec.kind == "bool":
         return _("yes") if value else _("no")
     return str(value)
@@ -1030,6 +1141,13 @@ def _plain_term_sentence(spec: FieldSpec, term: Term) -> str:
                 else _("%(slot)s attribute contains “%(text)s”")
             )
             return template % {"slot": _capitalise(str(spec.label)), "text": term.value}
+        if term.field == "owns":
+            template = (
+                _("owns an attribute (worn or not) named “%(text)s”")
+                if exact
+                else _("owns an attribute (worn or not) whose name contains “%(text)s”")
+            )
+            return template % {"text": term.value}
         if term.field == "attr":
             template = (
                 _("an equipped attribute is “%(text)s”")
@@ -1041,6 +1159,24 @@ def _plain_term_sentence(spec: FieldSpec, term: Term) -> str:
             _("name is “%(text)s”") if exact else _("name has a word starting with “%(text)s”")
         )
         return template % {"text": term.value}
+    if term.field == "decided":
+        template = (
+            _("the rarity was decided by the rule “%(rule)s”")
+            if term.op == "="
+            else _("the rarity was not decided by the rule “%(rule)s”")
+        )
+        return template % {"rule": value_label(spec, term.value)}
+    if term.field == "near":
+        return _(
+            "is below %(rarity)s, and one swap from its own wardrobe makes it %(rarity)s or higher"
+        ) % {"rarity": value_label(spec, term.value)}
+    if term.field == "effect":
+        template = (
+            _("has the effect “%(effect)s”")
+            if term.op == "="
+            else _("does not have the effect “%(effect)s”")
+        )
+        return template % {"effect": value_label(spec, term.value)}
     if term.field == "supply":
         return _("an equipped attribute has supply that %(op)s %(value)s") % {
             "op": _OP_WORDS[term.op](),

@@ -4,6 +4,7 @@ app to call (the card list, the API, the statistics, the match demo's deck build
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -12,6 +13,9 @@ from django.db.models import Count, F, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
 from core.memo import shared
+from engine.data import TEMPLATES
+from engine.stats import compute_effects
+from engine.types import Rarity
 
 from . import search_index
 from .models import RARITY_RANK, Attribute, Card, Combo
@@ -163,6 +167,49 @@ def _fact_condition(term: Term) -> Q:
     return _cards_equipping(Attribute.objects.filter(kind=fact).values("id"))  # god, premium
 
 
+_ENGINE_FIELDS = frozenset({"decided", "near", "effect", "template", "owns"})
+
+
+@functools.cache
+def _templates_with(kind: str) -> tuple[tuple[str, int], ...]:
+    """(template, rarity rank) of the cards that have an effect of ``kind``: a card's
+    effects are its template's at its rarity (docs/rules.md §5), so ``effect:`` reads the
+    stored template and rarity."""
+    return tuple(
+        (template.key, rarity.rank)
+        for template in TEMPLATES
+        for rarity in Rarity
+        if any(e.kind.value == kind for e in compute_effects(template, rarity))
+    )
+
+
+def _engine_condition(term: Term) -> Q:
+    """``decided:``, ``near:``, ``effect:``, ``template:`` and ``owns:`` (issue 30)."""
+    if term.field == "owns":
+        value = str(term.value)
+        if term.op == "=":
+            found = Attribute.objects.filter(name__iexact=value).values("id")
+        else:
+            sql = search_index.attribute_ids_sql([(value, True)], _vendor())
+            if sql is None:
+                return _NOTHING
+            found = RawSQL(*sql)
+        owners = Card.wardrobe.through.objects.order_by().filter(attribute_id__in=found)
+        return Q(id__in=owners.values("card_id"))
+    if term.field == "decided":
+        found = Q(decided_by__contains=f",{term.value},")
+    elif term.field == "near":
+        rank = RARITY_RANK[str(term.value)]
+        found = Q(rarity_rank__lt=rank, near_rank__gte=rank)
+    elif term.field == "template":
+        found = Q(template=term.value)
+    else:  # effect
+        found = _NOTHING
+        for template, rank in _templates_with(str(term.value)):
+            found |= Q(template=template, rarity_rank=rank)
+    return ~found if term.op == "!=" else found
+
+
 def term_condition(term: Term) -> Q:
     """One parsed term as a database condition."""
     if term.field in ("is", "has"):
@@ -181,6 +228,8 @@ def term_condition(term: Term) -> Q:
             )
         lookup = {f"supply__{_LOOKUP[term.op]}": term.value}
         return _cards_equipping(Attribute.objects.filter(**lookup).values("id"), slots)
+    if term.field in _ENGINE_FIELDS:
+        return _engine_condition(term)
     if term.field == "undercharged":
         # With N NRG a card enters undercharged when its cost is above N (docs/rules.md §6.4).
         return Q(energy_cost__gt=term.value)
@@ -317,7 +366,14 @@ def search_page(
     return ids, search_count(query, found)
 
 
-_COLUMN_FIELDS = frozenset(_COLUMNS) | {"rarity", "undercharged"}
+_COLUMN_FIELDS = frozenset(_COLUMNS) | {
+    "rarity",
+    "undercharged",
+    "decided",
+    "near",
+    "effect",
+    "template",
+}
 
 
 def _plain(query: Query) -> bool:

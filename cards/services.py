@@ -124,7 +124,7 @@ def recompute_cards(
             }
             updates = []
             for card_id, spec in batch:
-                fields = derived_fields(derive(spec))
+                fields = derived_fields(derive(spec), spec)
                 values = tuple(fields[f] for f in DERIVED_FIELDS)
                 if values != stored.get(card_id):
                     updates.append((card_id, values))
@@ -390,4 +390,5 @@ def engine_fingerprint() -> str:
     for path in sorted(Path(engine.__file__).parent.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    digest.update(",".join(DERIVED_FIELDS).encode())  # a new stored column: recompute
     return digest.hexdigest()

@@ -25,6 +25,7 @@ out and logged; the admin form prevents both.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
@@ -40,7 +41,7 @@ from modeltranslation.utils import build_localized_fieldname
 from core.memo import cached
 from core.prepared import Prepared
 from engine.derive import derive
-from engine.rarity import format_score
+from engine.rarity import decide_rarity, format_score
 from engine.types import (
     AttributeKind,
     AttributeSpec,
@@ -63,6 +64,7 @@ __all__ = [
     "derive_card",
     "derived_fields",
     "iter_card_specs",
+    "near_rarity",
     "stored_fields",
 ]
 
@@ -82,6 +84,8 @@ DERIVED_FIELDS: tuple[str, ...] = (
     "defense",
     "ability",
     "wardrobe_score",
+    "decided_by",
+    "near_rank",
 )
 
 # Cards per query when a token list is long (keeps under every backend's parameter limit).
@@ -263,13 +267,19 @@ def iter_card_specs(
         yield _load(Card.objects.filter(id__in=ids[start : start + batch_size]), combos)
 
 
-def derived_fields(breakdown: Breakdown) -> dict[str, Any]:
-    """The stored ``Card`` columns of a derivation, keyed by field name (``DERIVED_FIELDS``).
+def derived_fields(breakdown: Breakdown, card: CardSpec) -> dict[str, Any]:
+    """The stored ``Card`` columns of ``card``'s derivation ``breakdown``, keyed by field
+    name (``DERIVED_FIELDS``).
 
-    ``wardrobe_score`` is the engine's one-decimal display, rounded down, as a Decimal.
+    ``wardrobe_score`` is the engine's one-decimal display, rounded down, as a Decimal;
+    ``decided_by`` the rules that gave the rarity, each between commas (``,combo,``: what
+    ``decided:`` finds); ``near_rank`` the rank of the rarest rarity one swap from the
+    card's own wardrobe reaches (``near_rarity``; what ``near:`` finds).
     """
     score = breakdown.wardrobe_score
     return {
+        "decided_by": "".join(f",{key}" for key in breakdown.decided_by) + ",",
+        "near_rank": near_rarity(card, breakdown.rarity).rank,
         "rarity": breakdown.rarity.value,
         "rarity_rank": breakdown.rarity.rank,
         "role": breakdown.role.value,
@@ -283,6 +293,32 @@ def derived_fields(breakdown: Breakdown) -> dict[str, Any]:
         "ability": breakdown.stats.ability,
         "wardrobe_score": None if score is None else Decimal(format_score(score)),
     }
+
+
+def swaps(card: CardSpec) -> Iterator[CardSpec]:
+    """``card`` with one owned attribute it does not wear put on in its slot — each such
+    swap once, in wardrobe order (what the card page's what-if does for one slot)."""
+    index = {slot: i for i, slot in enumerate(_SLOTS)}
+    for attribute in card.wardrobe:
+        equipped = list(card.equipped)
+        replaced = equipped[index[attribute.slot]]
+        equipped[index[attribute.slot]] = attribute
+        wardrobe = (*tuple(a for a in card.wardrobe if a != attribute), replaced)
+        yield dataclasses.replace(card, equipped=tuple(equipped), wardrobe=wardrobe)
+
+
+def near_rarity(card: CardSpec, rarity: Rarity | None = None) -> Rarity:
+    """The rarest rarity one swap from ``card``'s own wardrobe gives it (its own rarity
+    ``rarity`` when no swap lifts it; a starter card stays Free): ``near:epic`` finds the
+    cards below Epic whose this is Epic or Legendary."""
+    best = rarity if rarity is not None else decide_rarity(card).rarity
+    if card.starter:
+        return best
+    for swapped in swaps(card):
+        reached = decide_rarity(swapped).rarity
+        if reached.rank > best.rank:
+            best = reached
+    return best
 
 
 def derive_card(card: Card | int) -> Breakdown:
