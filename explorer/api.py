@@ -21,11 +21,12 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
+from cards.explain import Check, checks, stored_facts
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
-from cards.query import describe
+from cards.query import Query, describe
 from cards.search import search_cards, search_page
-from cards.specs import card_spec
+from cards.specs import card_spec, card_specs
 from core.api import absolute, api_view, error_response, json_response, json_text
 from core.cache import cached_page
 from core.context_processors import site_origin
@@ -34,8 +35,9 @@ from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
 
 from . import bulk
-from .forms import ApiSearchForm, first_error, message_of
-from .selectors import combos, list_rows
+from .forms import ApiExplainForm, ApiSearchForm, first_error, message_of
+from .selectors import attribute_catalogue, combos, list_rows
+from .why import why
 
 logger = logging.getLogger(__name__)
 BULK_CACHE_CONTROL = "public, max-age=300"
@@ -164,8 +166,78 @@ def card_search(request: HttpRequest) -> HttpResponse:
             "pages": pages,
             "next": link(number + 1) if number < pages else None,
             "previous": link(number - 1) if number > 1 else None,
-            "results": [_card_summary(links, row) for row in rows],
+            "results": _explained(
+                [_card_summary(links, row) for row in rows], query, text, form.explains
+            ),
+            "warnings": warnings_json(query),
         },
+    )
+
+
+def warnings_json(query: Query) -> list[dict[str, Any]]:
+    """What the search read and ignored (``cards.query.QueryWarning``), as the API says it."""
+    return [
+        {"code": w.code, "message": w.message, "position": w.position, "length": w.length}
+        for w in query.warnings
+    ]
+
+
+def _checks_json(found: list[Check]) -> list[dict[str, Any]]:
+    return [{"clause": c.clause, "ok": c.ok, "value": c.value} for c in found]
+
+
+def _explained(
+    results: list[dict[str, Any]], query: Query, text: str, explains: bool
+) -> list[dict[str, Any]]:
+    """With ``explain=1``, each card with one entry per leaf clause, in query order."""
+    if not explains or not results:
+        return results
+    facts = stored_facts(card_specs([r["token"] for r in results], combos=combos()))
+    for result in results:
+        result["explain"] = _checks_json(checks(query, facts[result["token"]], text))
+    return results
+
+
+@api_view(key="card-explain")
+@cached_page(depends_on=("cards",), params=("q",), etag=True)
+def card_explain(request: HttpRequest, token: int) -> HttpResponse:
+    """Whether ``?q=`` finds card ``token``: each clause with the card's value, the
+    clauses that keep it out, and the nearest what-if that would make it match."""
+    form = ApiExplainForm(request.GET)
+    if not form.is_valid():
+        error = first_error(form)
+        assert error is not None
+        return error_response(400, error.code or "invalid", message_of(error))
+    if token > MAX_TOKEN:
+        return error_response(404, "not_found", _("There is no card with that token."))
+    try:
+        spec = card_spec(token, combos=combos())
+    except Card.DoesNotExist:
+        return error_response(
+            404, "not_found", _("There is no card #%(token)s.") % {"token": token}
+        )
+    text = str(form.data.get("q", ""))
+    query = form.cleaned_data["q"]
+    found = why(spec, query, text, attribute_catalogue())
+    whatif = None
+    if found.whatif is not None:
+        whatif = {
+            "changes": found.whatif.query(),
+            "url": absolute(request, found.whatif_url),
+        }
+    return json_response(
+        {
+            "object": "explanation",
+            "token": token,
+            "query": text,
+            "matched": found.matched,
+            "starter_left_out": found.starter_left_out,
+            "explain": _checks_json(found.checks),
+            "failed": _checks_json(found.failed),
+            "whatif": whatif,
+            "warnings": warnings_json(query),
+            **_card_links(request, token),
+        }
     )
 
 

@@ -1,7 +1,7 @@
 """The card API described for ``/api/`` and ``/<lang>/api/`` (``core.api`` registry).
 
 >>> [e.key for e in ENDPOINTS]
-['card-search', 'card', 'bulk-cards']
+['card-search', 'card', 'card-explain', 'bulk-cards']
 """
 
 from __future__ import annotations
@@ -33,6 +33,11 @@ _CARD_SUMMARY_FIELDS: tuple[Field, ...] = (
     Field("uri", _("This card's full JSON (the endpoint below).")),
 )
 
+_WARNINGS = Field(
+    "warnings",
+    _("What the search read and ignored: [{code, message, position, length}, …]."),
+)
+
 ENDPOINTS: tuple[Endpoint, ...] = register(
     "explorer",
     Endpoint(
@@ -57,6 +62,15 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             ),
             PAGE_PARAM,
             Param("page_size", _("Cards per page, 1 to 200 (50 by default)."), "100"),
+            Param(
+                "explain",
+                _(
+                    "1: each card carries “explain”, one entry per leaf clause of the search "
+                    "in query order: the clause as written without its - or not:, whether it "
+                    "holds for the card (ok) and the card's own value."
+                ),
+                "1",
+            ),
         ),
         fields=(
             LIST_OBJECT,
@@ -65,8 +79,18 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             *page_fields(
                 _("How many cards the search finds."),
                 _("The cards of this page, each a card object:"),
-                _CARD_SUMMARY_FIELDS,
+                (
+                    *_CARD_SUMMARY_FIELDS,
+                    Field(
+                        "explain",
+                        _(
+                            "With explain=1: [{clause, ok, value}, …]; the search's and, or "
+                            "and - combine the ok flags into the card's membership."
+                        ),
+                    ),
+                ),
             ),
+            _WARNINGS,
         ),
         errors=(
             (400, "unknown_field"),
@@ -117,6 +141,48 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             Field("trace", _("Every step of the derivation: code, params, value.")),
         ),
         errors=((404, "not_found"),),
+    ),
+    Endpoint(
+        key="card-explain",
+        path="/api/cards/<token>/explain",
+        summary=_(
+            "Why a search finds a card, or why not: each clause with the card's own value, "
+            "the clauses that keep it out, and the nearest what-if (from its own wardrobe, "
+            "its stickers or its rank) that would make the search find it, as a permalink."
+        ),
+        example="/api/cards/26/explain?q=r%3Alegendary",
+        example_response=(
+            '{"object": "explanation", "token": 26, "query": "r:legendary", "matched": false, '
+            '"starter_left_out": false, "explain": [{"clause": "r:legendary", "ok": false, '
+            '"value": "epic"}], "failed": [{"clause": "r:legendary", "ok": false, "value": '
+            '"epic"}], "whatif": {"changes": "rank=10", "url": "https://…/en/cards/26/?rank=10"}'
+            ', "warnings": [], …}'
+        ),
+        params=(Param("q", _("The search to explain the card against."), "r:legendary"),),
+        fields=(
+            Field("object", _("Always “explanation”.")),
+            Field("token", _("The card's token.")),
+            Field("query", _("The search as sent.")),
+            Field("matched", _("Whether the search finds the card.")),
+            Field(
+                "starter_left_out",
+                _(
+                    "True when every clause holds but the card is a starter card, which a "
+                    "search leaves out unless it asks for starters."
+                ),
+            ),
+            Field("explain", _("One entry per leaf clause, in query order: clause, ok, value.")),
+            Field("failed", _("The clauses that keep the card out, with its values.")),
+            Field(
+                "whatif",
+                _(
+                    "The nearest what-if that makes the search find the card: its changes and "
+                    "the card page's permalink; null when it matches or none is within reach."
+                ),
+            ),
+            _WARNINGS,
+        ),
+        errors=((400, "unknown_field"), (404, "not_found")),
     ),
     Endpoint(
         key="bulk-cards",

@@ -194,6 +194,19 @@ class ApiSearchForm(forms.Form):
         message=_("“%(name)s” must be a whole number from %(low)s to %(high)s."),
     )
 
+    explain = ChoiceField(
+        required=False,
+        choices=[(v, v) for v in ("", "0", "1", "false", "true", "no", "yes")],
+        error_messages={
+            "invalid_choice": _("“explain” must be 1 (explain each card) or 0 (do not).")
+        },
+    )
+
+    @property
+    def explains(self) -> bool:
+        """``explain=1``: each card carries its clause-by-clause explanation."""
+        return self.cleaned_data.get("explain") in ("1", "true", "yes")
+
     @property
     def size(self) -> int:
         return self.cleaned_data.get("page_size") or self.PAGE_SIZE
@@ -277,6 +290,20 @@ class CompareForm(forms.Form):
         if all((params.get(key) or "").strip() for key in ("a", "b")):
             return cls(params)
         return cls(initial={key: params.get(key, "") for key in ("a", "b")})
+
+
+class ApiExplainForm(forms.Form):
+    """``/api/cards/<token>/explain?q=``: the search to explain the card against."""
+
+    q = QueryField()
+
+
+class WhyForm(forms.Form):
+    """``/cards/why/?q=<query>&card=<token or name>``: why the search finds that card, or
+    why not (the results page's box, and each result's "Why?" link)."""
+
+    q = QueryField()
+    card = CardRefField(label=_("Card (token or name)"))
 
 
 # ---------------------------------------------------------------------------
