@@ -25,6 +25,8 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from cards.art import CardArt, card_art
+from cards.explain import Explained
+from cards.models import Card
 from cards.query import SORTS, Query, QueryError, describe, describe_sort
 from cards.search import count_searches, search_cards, search_count, search_page
 from cards.specs import card_spec
@@ -49,10 +51,18 @@ from engine.types import (
 
 from . import narration
 from .charts import BarChart, bar_chart
-from .forms import AdvancedSearchForm, CardListForm, CompareForm, WhatIfForm, query_error
-from .selectors import SUPPLY_BUCKETS, list_rows, neighbours, rarest_attributes
+from .forms import (
+    AdvancedSearchForm,
+    CardListForm,
+    CompareForm,
+    WhatIfForm,
+    WhyForm,
+    query_error,
+)
+from .selectors import SUPPLY_BUCKETS, combos, list_rows, neighbours, rarest_attributes
 from .selectors import supply_distribution as supply_counts
 from .whatif import SLOTS, Catalogue, WhatIf, apply, changed_fields, suggestions
+from .why import Why, why
 
 CARD_LIST_PAGE_SIZE = 24
 
@@ -845,6 +855,8 @@ class CardListPage:
     api_url: str = ""
     found: str = ""  # "24 cards found"
     links: dict[str, str] = field(default_factory=dict)  # the list, search help, advanced
+    warnings: list[str] = field(default_factory=list)  # what the search read and ignored
+    why_link: str = ""  # a result's "Why?" address up to its token: "…/why/?q=…&card="
 
     @property
     def status(self) -> int:
@@ -882,6 +894,7 @@ def card_list_page(form: CardListForm) -> CardListPage:
         "list_url": list_url,
         "help_url": route_path("explorer:search-help"),
         "advanced_url": route_path("explorer:advanced-search"),
+        "why_url": route_path("explorer:card-why"),
     }
     displays = [
         Choice(
@@ -937,6 +950,90 @@ def card_list_page(form: CardListForm) -> CardListPage:
         found=ngettext("%(counter)s card found", "%(counter)s cards found", count)
         % {"counter": count},
         links=links,
+        warnings=[w.message for w in query.warnings],
+        why_link=f"{links['why_url']}?{urlencode({'q': text, 'card': ''})}" if text else "",
+    )
+
+
+# ---------------------------------------------------------------------------
+# Why this card (or why not): the query as a tree of checked clauses
+
+
+@dataclass(frozen=True, slots=True)
+class WhyRow:
+    """One node of the explained query, flattened: its depth, whether it holds, and its
+    words (a group's "all of these", a clause's question and the card's value)."""
+
+    depth: int
+    ok: bool
+    kind: str  # "and", "or", "not", "leaf"
+    clause: str = ""
+    sentence: str = ""
+    said: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class WhyPage:
+    form: WhyForm
+    q: str
+    errors: list[str]
+    card: CardRow | None = None
+    why: Why | None = None
+    rows: list[WhyRow] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    verdict: str = ""
+    list_url: str = ""
+
+    @property
+    def status(self) -> int:
+        return 400 if self.errors else 200
+
+
+def _why_rows(node: Explained | None, depth: int = 0) -> list[WhyRow]:
+    if node is None:
+        return []
+    if node.kind == "leaf":
+        assert node.check is not None
+        found = node.check
+        return [WhyRow(depth, node.ok, "leaf", found.clause, found.sentence, found.said)]
+    rows = [WhyRow(depth, node.ok, node.kind)]
+    for child in node.children:
+        rows += _why_rows(child, depth + 1)
+    return rows
+
+
+def why_page(form: WhyForm, catalogue: Catalogue) -> WhyPage:
+    """Whether the search ``q`` finds the card, clause by clause, and what would make it."""
+    text = str(form.data.get("q", ""))
+    list_url = f"{route_path('explorer:card-list')}?{list_query(text)}".rstrip("?")
+    if not str(form.data.get("card", "")).strip():  # the empty form: nothing asked yet
+        return WhyPage(form=form, q=text, errors=[], list_url=list_url)
+    if not form.is_valid():
+        errors = [message for messages in form.errors.values() for message in messages]
+        return WhyPage(form=form, q=text, errors=errors, list_url=list_url)
+    query: Query = form.cleaned_data["q"]
+    spec = card_spec(form.cleaned_data["card"], combos=combos())
+    found = why(spec, query, text, catalogue)
+    card = rows_of(list(Card.objects.filter(token=spec.token).values_list("pk", flat=True)))
+    if found.matched:
+        verdict = _("This search finds this card.")
+    elif found.starter_left_out:
+        verdict = _(
+            "Every clause holds, but this is a starter card: a search leaves starter cards "
+            "out unless it asks for them (add is:starter)."
+        )
+    else:
+        verdict = _("This search does not find this card.")
+    return WhyPage(
+        form=form,
+        q=text,
+        errors=[],
+        card=card[0] if card else None,
+        why=found,
+        rows=_why_rows(found.tree),
+        warnings=[w.message for w in query.warnings],
+        verdict=verdict,
+        list_url=list_url,
     )
 
 
@@ -1242,4 +1339,5 @@ __all__ = [
     "stat_rows",
     "statistics_page",
     "undercharge_rows",
+    "why_page",
 ]

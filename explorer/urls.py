@@ -10,6 +10,7 @@ urlpatterns = [
     path("cards/stats/", views.statistics, name="statistics"),
     path("cards/compare/", views.compare, name="compare"),
     path("cards/random/", views.random_card, name="random-card"),
+    path("cards/why/", views.card_why, name="card-why"),
     path("cards/<int:token>/", views.card_detail, name="card-detail"),
     path("cards/<int:token>/paths/", views.card_paths, name="card-paths"),
     path("cards/<int:token>/picture.svg", views.card_picture, name="card-picture"),

@@ -28,7 +28,14 @@ from core.previews import canonical, png_response
 from engine.types import CardSpec
 
 from . import presenters
-from .forms import AdvancedSearchForm, CardListForm, CompareForm, RandomCardForm, WhatIfForm
+from .forms import (
+    AdvancedSearchForm,
+    CardListForm,
+    CompareForm,
+    RandomCardForm,
+    WhatIfForm,
+    WhyForm,
+)
 from .previews import card_preview, card_preview_svg
 from .selectors import attribute_catalogue, one_card_spec
 from .whatif import Catalogue
@@ -90,6 +97,23 @@ def advanced_search(request: HttpRequest) -> HttpResponse:
     page = presenters.advanced_search_page(form)
     return render(
         request, "explorer/advanced_search.html", presenters.context(page), status=page.status
+    )
+
+
+@require_safe
+@cached_page(depends_on=("cards",), params=tuple(WhyForm.base_fields), variants=False)
+def card_why(request: HttpRequest) -> HttpResponse:
+    """Why a search (``?q=``) finds a card (``?card=``, a token or a name), or why not, and
+    the nearest what-if that would make it match. The results page loads it into its
+    panel (an htmx request); without JavaScript, each result's "Why?" link comes here."""
+    form = WhyForm(request.GET)
+    page = presenters.why_page(form, attribute_catalogue())
+    return render_page(
+        request,
+        "explorer/card_why.html",
+        presenters.context(page),
+        partial="why",
+        status=page.status,
     )
 
 
