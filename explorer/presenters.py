@@ -34,6 +34,7 @@ from core.labels import card_title, label, label_of, rule_label, template_label
 from core.links import route_path, token_path
 from core.memo import table
 from core.narration import Kept
+from engine.data import RULE_KEYS
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
 from engine.types import (
@@ -1251,6 +1252,10 @@ def _bar_queries() -> list[tuple[str, list[tuple[str, str, str]]]]:
         (_("Skill affinity"), [(label(s), s.value, f"s:{s.value}") for s in Skill]),
         (_("Active skill"), active),
         (
+            _("Rule that decided the rarity"),
+            [(rule_label(key), key, f"decided:{key}") for key in RULE_KEYS],
+        ),
+        (
             _("Special attributes and facts"),
             [
                 (_("a complete combo"), "combo", "is:combo"),
@@ -1275,6 +1280,9 @@ def statistics_page() -> StatisticsPage:
     for index, (_title, bars) in enumerate(charts_spec):
         for position, (_label, _css, q) in enumerate(bars):
             searches[f"c{index}_{position}"] = q
+    rarest = rarest_attributes()
+    for position, attribute in enumerate(rarest):
+        searches[f"owns_{position}"] = owns_query(attribute.name)
     counts = count_searches(searches)
     charts = []
     for index, (title, bars) in enumerate(charts_spec):
@@ -1297,13 +1305,31 @@ def statistics_page() -> StatisticsPage:
         supply_buckets=[text for _upper, text in SUPPLY_BUCKETS],
         supply_rows=[(label_of(Slot, slot), counts_) for slot, counts_ in supply_counts().items()],
         rarest=[
-            (
+            RarestRow(
                 attribute,
                 f"{list_url}?{urlencode({'q': attribute_query(attribute.slot, attribute.name)})}",
+                counts[f"owns_{position}"],
+                f"{list_url}?{urlencode({'q': owns_query(attribute.name)})}",
             )
-            for attribute in rarest_attributes()
+            for position, attribute in enumerate(rarest)
         ],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class RarestRow:
+    """A rare attribute: the search for the cards wearing it, and how many cards of the
+    catalogue own it (worn or not) with the search that finds exactly those."""
+
+    attribute: Any
+    url: str
+    owners: int
+    owners_url: str
+
+
+def owns_query(name: str) -> str:
+    """The search for the cards owning an attribute, worn or not: ``owns="Qx Mitten"``."""
+    return f'owns="{name.replace(chr(34), "")}"'
 
 
 def attribute_query(slot: str, name: str) -> str:
