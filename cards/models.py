@@ -260,9 +260,15 @@ class Card(models.Model):
 
     # Which rules gave the rarity (",supply_count,combo,") and the rank of the rarest
     # rarity one swap from the card's own wardrobe reaches: decided: and near: (issue 30).
-    decided_by = models.CharField(_("decided by"), max_length=200, default=",", editable=False)
+    # (Defaults in the database too: raw inserts, as SQL-level tests write, need none.)
+    decided_by = models.CharField(
+        _("decided by"), max_length=200, default=",", db_default=",", editable=False
+    )
     near_rank = models.PositiveSmallIntegerField(
-        _("rarity one swap away"), default=RARITY_RANK[Rarity.COMMON.value], editable=False
+        _("rarity one swap away"),
+        default=RARITY_RANK[Rarity.COMMON.value],
+        db_default=RARITY_RANK[Rarity.COMMON.value],
+        editable=False,
     )
 
     objects = CardQuerySet.as_manager()

@@ -595,7 +595,7 @@ class _Parser:
                 _("This “)” closes nothing: remove it, or add a “(” before what it should close."),
                 extra.start,
             )
-        return Query(root, self.sort, tuple(self.warnings))
+        return Query(root, self.sort, tuple(sorted(self.warnings, key=lambda w: w.position)))
 
     def warn(self, code: str, message: str, token: _Token) -> None:
         self.warnings.append(QueryWarning(code, message, token.start, token.end - token.start))
