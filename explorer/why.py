@@ -37,7 +37,7 @@ from .whatif import MAX_BURNED, MAX_RANK, Catalogue, WhatIf, apply, suggestions
 
 __all__ = ["MAX_TRIES", "Why", "nearest_whatif", "why"]
 
-MAX_TRIES = 160  # derivations one "why not" may spend looking for a what-if
+MAX_TRIES = 200  # rarity decisions one "why not" may spend looking for a what-if
 
 # Clauses no what-if of the card can change: who it is and what it owns.
 _FIXED_FIELDS = frozenset({"name", "token", "starter", "owns", "score"})
@@ -161,10 +161,13 @@ def nearest_whatif(card: CardSpec, query: Query, catalogue: Catalogue) -> WhatIf
     wants_near = any(
         isinstance(leaf, Term) and leaf.field == "near" for leaf in query_leaves(query.root)
     )
-    for tries, whatif in enumerate(_candidates(card, query, catalogue)):
-        if tries >= MAX_TRIES:
-            return None
+    spent = 0
+    for whatif in _candidates(card, query, catalogue):
         changed = apply(card, whatif, catalogue)
+        # A near: clause decides the what-if's card again for every swap of its wardrobe.
+        spent += 1 + (len(changed.wardrobe) if wants_near else 0)
+        if spent > MAX_TRIES:
+            return None
         facts = derived_facts(changed, derive(changed), near=wants_near)
         if matches(query, facts):
             return whatif

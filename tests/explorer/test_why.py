@@ -188,3 +188,25 @@ def test_the_statistics_links_find_what_they_count(client, demo):
     for encoded, shown in bars:
         q = parse_qs(f"q={encoded}")["q"][0]
         assert search_cards(q).count() == int(shown), q
+
+
+def test_a_why_not_spends_a_bounded_number_of_derivations(client, demo, monkeypatch):
+    """A query nothing near can satisfy tries what-ifs until the budget is spent, then
+    says none is within reach: the request stays bounded, as the search itself is."""
+    from django.db.models import Count
+
+    import explorer.why as why_module
+
+    calls = []
+    real = why_module.derive
+    monkeypatch.setattr(why_module, "derive", lambda spec: calls.append(1) or real(spec))
+    card = (
+        Card.objects.filter(starter=False, rarity="common")
+        .annotate(n=Count("wardrobe"))
+        .order_by("-n")
+        .first()
+    )
+    q = "r:legendary is:combo near:legendary rank<=5 burned>=3 -rank<=5"
+    data = client.get(f"/api/cards/{card.token}/explain", {"q": q}).json()
+    assert data["matched"] is False and data["whatif"] is None
+    assert 0 < len(calls) <= why_module.MAX_TRIES
