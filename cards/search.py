@@ -400,16 +400,34 @@ def count_searches(searches: dict[str, str]) -> dict[str, int]:
     """
     parsed = {key: parse(text) for key, text in searches.items()}
     plain = {key: query for key, query in parsed.items() if _plain(query)}
+    owned = {key: query for key, query in parsed.items() if _owns_only(query)}
     counts: dict[str, int] = {}
     if plain:
         aggregates = {
             key: Count("id", filter=catalogue_condition(query)) for key, query in plain.items()
         }
         counts.update(Card.objects.order_by().aggregate(**aggregates))
+    if owned:
+        # The owners of a few attributes (the statistics' rarest): together in one query,
+        # over the cards owning any of them.
+        owners = Q()
+        for query in owned.values():
+            owners |= condition_of(query)
+        aggregates = {
+            key: Count("id", filter=catalogue_condition(query)) for key, query in owned.items()
+        }
+        counts.update(Card.objects.order_by().filter(owners).aggregate(**aggregates))
     for key, query in parsed.items():
-        if key not in plain:
+        if key not in plain and key not in owned:
             counts[key] = Card.objects.filter(catalogue_condition(query)).count()
     return counts
+
+
+def _owns_only(query: Query) -> bool:
+    leaves = list(walk(query.root))
+    return bool(leaves) and all(
+        isinstance(leaf, Term) and leaf.field == "owns" for leaf, _negated in leaves
+    )
 
 
 def random_card_token(query: Query, rng: random.Random | None = None) -> int | None:
