@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from hypothesis import given, settings
 
+from cards.explain import checks, stored_facts
 from cards.models import Card
+from cards.query import QueryError, parse
 from cards.search import count_searches, search_cards
 from cards.specs import card_specs, near_rarity
 from engine.data import RULE_KEYS
 from engine.derive import derive
 from engine.rarity import decide_rarity
 from engine.types import Rarity
+
+from .test_explain import QUERIES, combine
 
 
 @pytest.fixture(scope="module")
@@ -86,3 +91,24 @@ def test_effect_and_template_find_what_the_derivation_says(demo):
         }
     found = set(search_cards("template:iron_pup").values_list("token", flat=True))
     assert found == {t for t, b in by_token.items() if b.template == "iron_pup"}
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(text=QUERIES)
+@pytest.mark.django_db
+def test_the_clause_flags_combine_into_the_results_on_the_demo_too(demo_facts, text):
+    try:
+        query = parse(text)
+    except QueryError:
+        return
+    found = set(search_cards(query).values_list("token", flat=True))
+    for token, facts in demo_facts.items():
+        flags = [c.ok for c in checks(query, facts, text)]
+        left_out = facts.starter and not query.wants_free_cards
+        assert (combine(query.root, flags) and not left_out) == (token in found), (text, token)
+
+
+@pytest.fixture(scope="module")
+def demo_facts(demo, django_db_blocker):
+    with django_db_blocker.unblock():
+        return stored_facts(demo)
