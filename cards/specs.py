@@ -312,8 +312,8 @@ def near_rarity(card: CardSpec, rarity: Rarity | None = None) -> Rarity:
     ``rarity`` when no swap lifts it; a starter card stays Free): ``near:epic`` finds the
     cards below Epic whose this is Epic or Legendary."""
     best = rarity if rarity is not None else decide_rarity(card).rarity
-    if card.starter:
-        return best
+    if card.starter or best is Rarity.LEGENDARY:
+        return best  # nothing above
     for swapped in swaps(card):
         reached = decide_rarity(swapped).rarity
         if reached.rank > best.rank:
