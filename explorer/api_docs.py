@@ -155,7 +155,7 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             '{"object": "explanation", "token": 26, "query": "r:legendary", "matched": false, '
             '"starter_left_out": false, "explain": [{"clause": "r:legendary", "ok": false, '
             '"value": "epic"}], "failed": [{"clause": "r:legendary", "ok": false, "value": '
-            '"epic"}], "whatif": {"changes": "rank=10", "url": "https://…/en/cards/26/?rank=10"}'
+            '"epic"}], "whatif": {"changes": "burned=6", "url": "https://…/en/cards/26/?burned=6"}'
             ', "warnings": [], …}'
         ),
         params=(Param("q", _("The search to explain the card against."), "r:legendary"),),
