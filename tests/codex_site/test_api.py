@@ -102,6 +102,8 @@ BAD_PARAMS: dict[tuple[str, str], tuple[str, str]] = {
     ("card-search", "q"): ("rarty:epic", "unknown_field"),
     ("card-search", "page"): ("0", "bad_page"),
     ("card-search", "page_size"): ("100000", "bad_page_size"),
+    ("card-search", "explain"): ("maybe", "invalid_choice"),
+    ("card-explain", "q"): ("rarty:epic", "unknown_field"),
     **{
         ("slab-search", name): (value, "invalid_parameter")
         for name, value in {
