@@ -389,7 +389,7 @@ def _said(leaf: Term | Word, facts: Facts, value: str | None) -> str:
     if field_ in ("rarity", "decided"):
         return _("rarity %(rarity)s, decided by %(rules)s") % {
             "rarity": enum_label("rarity", facts.rarity),
-            "rules": ", ".join(str(enum_label("rule", k)).lower() for k in facts.decided) or "—",
+            "rules": ", ".join(str(enum_label("rule", k)) for k in facts.decided) or "—",
         }
     if field_ == "near":
         if facts.near == facts.rarity:
