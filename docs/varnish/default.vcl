@@ -9,6 +9,8 @@
 # from an address of the "purgers" list (DJANGO_HTTP_CACHE_PURGE_URL=http://this-host:6081/).
 vcl 4.1;
 
+import std;
+
 # The gunicorn hosts; with several, add a backend each and a director (vmod directors).
 backend default {
     .host = "127.0.0.1";
@@ -33,7 +35,10 @@ sub vcl_recv {
             return (synth(400, "Send the tags to purge in xkey-purge, separated by spaces"));
         }
         # A ban on obj.* only: the ban lurker removes the objects in the background too.
-        ban("obj.http.xkey ~ (^| )(" + regsuball(req.http.xkey-purge, " ", "|") + ")( |$)");
+        # (No spaces in the expression's regular expression: it would end the argument.)
+        if (!std.ban("obj.http.xkey ~ (^|\s)(" + regsuball(req.http.xkey-purge, " ", "|") + ")(\s|$)")) {
+            return (synth(400, std.ban_error()));
+        }
         return (synth(200, "Banned"));
     }
     if (req.method == "PURGE") {

@@ -1,0 +1,109 @@
+"""varnishd in front of a local server, with the shipped VCL (docs/varnish/default.vcl):
+for `make bench` (Varnish hits against gunicorn) and the tests of the shared HTTP cache.
+
+Debian's `varnish` package (scripts/ensure-test-tools.sh installs it as root); `binary()`
+is None without it, and callers skip saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VCL = ROOT / "docs" / "varnish" / "default.vcl"
+HOST = "127.0.0.1"
+MISSING = "varnishd is not installed (apt-get install varnish; `make test-tools` as root)"
+
+
+def binary() -> str | None:
+    found = shutil.which("varnishd")
+    if found is None and os.access("/usr/sbin/varnishd", os.X_OK):
+        found = "/usr/sbin/varnishd"
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind((HOST, 0))
+        return sock.getsockname()[1]
+
+
+def vcl_for(backend_port: int, backend_host: str = HOST) -> str:
+    """The shipped VCL with its backend pointed at ``backend_host:backend_port``."""
+    text = VCL.read_text()
+    shipped = '.host = "127.0.0.1";\n    .port = "8000";'
+    if shipped not in text:
+        raise RuntimeError(f"{VCL}: its backend is no longer {shipped!r}")
+    return text.replace(shipped, f'.host = "{backend_host}";\n    .port = "{backend_port}";')
+
+
+@dataclass
+class Varnish:
+    port: int
+    process: subprocess.Popen
+    log_path: Path
+
+    @property
+    def base(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+
+@contextmanager
+def varnishd(backend_port: int, workdir: Path, memory: str = "64m") -> Iterator[Varnish]:
+    """varnishd on a free loopback port in front of ``backend_port``; stopped whatever
+    happens. Runs in the foreground (``-F``) without a jail (``-j none``), so neither
+    root's privilege drop nor the package's service is involved."""
+    found = binary()
+    if found is None:
+        raise FileNotFoundError(MISSING)
+    workdir.mkdir(parents=True, exist_ok=True)
+    vcl = workdir / "default.vcl"
+    vcl.write_text(vcl_for(backend_port))
+    port = _free_port()
+    log_path = workdir / "varnishd.log"
+    log = log_path.open("w")
+    cmd = [
+        found, "-F", "-j", "none", "-n", str(workdir / "instance"),
+        "-a", f"{HOST}:{port}", "-f", str(vcl), "-s", f"malloc,{memory}",
+        "-p", "ban_lurker_sleep=0.05",
+    ]  # fmt: skip
+    process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    server = Varnish(port=port, process=process, log_path=log_path)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"varnishd exited at start-up:\n{server.log_text()[-3000:]}")
+            try:
+                socket.create_connection((HOST, port), timeout=0.2).close()
+                break
+            except OSError as error:
+                if time.monotonic() > deadline:
+                    log = server.log_text()[-3000:]
+                    raise RuntimeError(f"varnishd did not start:\n{log}") from error
+                time.sleep(0.1)
+        yield server
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=10)
+        log.close()
