@@ -107,3 +107,62 @@ def varnishd(backend_port: int, workdir: Path, memory: str = "64m") -> Iterator[
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=10)
         log.close()
+
+
+# --- `make bench`: the same pages from gunicorn and from Varnish, side by side ---------------
+
+
+def _counters(workdir: Path) -> dict[str, int]:
+    """Varnish's hit and miss counters (varnishstat), or {} when it cannot say."""
+    found = shutil.which("varnishstat") or "/usr/bin/varnishstat"
+    try:
+        out = subprocess.run(
+            [found, "-n", str(workdir / "instance"), "-1", "-f", "MAIN.cache_hit",
+             "-f", "MAIN.cache_miss", "-f", "MAIN.cache_hitmiss", "-f", "MAIN.s_pass"],
+            capture_output=True, text=True, timeout=10, check=False,
+        ).stdout  # fmt: skip
+    except OSError:
+        return {}
+    counters = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[1].isdigit():
+            counters[parts[0].removeprefix("MAIN.")] = int(parts[1])
+    return counters
+
+
+def side_by_side(
+    backend_port: int,
+    pages: list[tuple[str, object]],
+    concurrency: int,
+    duration: float,
+    workdir: Path,
+) -> list[str]:
+    """A table: each page's requests per second from gunicorn directly and through Varnish
+    (after one warm-up request, so every measured request through Varnish may be a hit),
+    and how many of Varnish's answers were hits."""
+    from bench.harness import fetch, hammer
+
+    if binary() is None:
+        return [f"- skipped: {MISSING}"]
+    lines = [
+        "| page | gunicorn req/s | p50 ms | Varnish req/s | p50 ms | × | Varnish hits |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    with varnishd(backend_port, workdir) as cache:
+        for label, request in pages:
+            path, headers = request.path, dict(request.headers)  # type: ignore[attr-defined]
+            fetch(cache.port, path, headers=headers)  # the miss that fills the cache
+            direct = hammer(backend_port, lambda i, r=request: r, concurrency, duration, 200_000)
+            before = _counters(workdir)
+            cached = hammer(cache.port, lambda i, r=request: r, concurrency, duration, 200_000)
+            after = _counters(workdir)
+            hits = after.get("cache_hit", 0) - before.get("cache_hit", 0)
+            hit_note = f"{hits:,} of {cached.count:,}" if after else "n/a (varnishstat)"
+            ratio = cached.rps / direct.rps if direct.rps else float("nan")
+            lines.append(
+                f"| {label} | {direct.rps:,.0f} | {direct.percentile(50) * 1000:.1f} "
+                f"| {cached.rps:,.0f} | {cached.percentile(50) * 1000:.1f} | {ratio:.1f} "
+                f"| {hit_note} |"
+            )
+    return lines
