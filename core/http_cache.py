@@ -193,10 +193,15 @@ def _send_ban(url: str, tags: str) -> None:
         connection.close()
 
 
+def valid_tag(tag: str) -> bool:
+    """Whether ``tag`` can be a cache tag (the VCL refuses anything else)."""
+    return bool(_TAG.match(tag))
+
+
 def purge(*tags: str) -> int:
     """Ask every HTTP cache of ``HTTP_CACHE_PURGE_URLS`` to drop the responses tagged with
     any of ``tags``; returns how many caches took it. A cache that is down is logged."""
-    names = [tag for tag in dict.fromkeys(tags) if _TAG.match(tag)]
+    names = [tag for tag in dict.fromkeys(tags) if valid_tag(tag)]
     if not names or not settings.HTTP_CACHE_PURGE_URLS:
         return 0
     done = 0

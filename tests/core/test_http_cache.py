@@ -231,3 +231,18 @@ def test_a_cache_that_is_down_is_logged_and_the_write_goes_on(settings, caplog):
         page = make_page("still-saved")
     assert page.pk is not None
     assert "could not be purged" in caplog.text
+
+
+def test_the_purge_command_bans_every_shared_page_by_default(recorder, settings):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    settings.HTTP_CACHE_PURGE_URLS = [f"http://127.0.0.1:{recorder.server_port}/"]
+    out = StringIO()
+    call_command("purge_http_cache", stdout=out)
+    call_command("purge_http_cache", "wiki", "cards", stdout=out)
+    assert recorder.seen == [("BAN", "site"), ("BAN", "wiki cards")]
+    assert "in 1 of 1 HTTP caches" in out.getvalue()
+    with pytest.raises(CommandError):
+        call_command("purge_http_cache", "not a tag", stdout=out)
