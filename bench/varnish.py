@@ -140,7 +140,8 @@ def side_by_side(
 ) -> list[str]:
     """A table: each page's requests per second from gunicorn directly and through Varnish
     (after one warm-up request, so every measured request through Varnish may be a hit),
-    and how many of Varnish's answers were hits."""
+    and how many of Varnish's answers were hits. The load generator is this Python process
+    (bench.harness.hammer): through Varnish it, not the cache, is the limit."""
     from bench.harness import fetch, hammer
 
     if binary() is None:
@@ -156,6 +157,7 @@ def side_by_side(
             direct = hammer(backend_port, lambda i, r=request: r, concurrency, duration, 200_000)
             before = _counters(workdir)
             cached = hammer(cache.port, lambda i, r=request: r, concurrency, duration, 200_000)
+            time.sleep(1.0)  # Varnish's workers add their counts to the totals when idle
             after = _counters(workdir)
             hits = after.get("cache_hit", 0) - before.get("cache_hit", 0)
             hit_note = f"{hits:,} of {cached.count:,}" if after else "n/a (varnishstat)"
