@@ -17,7 +17,9 @@ Which responses a shared cache may keep is decided here and nowhere else:
   handed another's CSRF token, binder or match.
 * **Everything else** (an unmarked page, an error page, a redirect) keeps what the view
   said, or gets ``Cache-Control: private`` when it said nothing: a shared cache keeps only
-  what is declared shareable.
+  what is declared shareable. What a view calls ``public`` for browsers without being
+  marked (an API answer of no ``cached_page``, a card's picture) gets ``s-maxage=0``:
+  nothing would purge it after a write, so a shared cache must not keep it.
 
 The language is in every page's path (``/en/…``, ``/ru/…``): Django adds ``Vary:
 Accept-Language`` only to the unprefixed redirect, which is not shared.
@@ -130,6 +132,13 @@ def _parsed_date(value: str | None) -> int | None:
     return parse_http_date_safe(value) if value else None
 
 
+def _says_public(response: HttpResponseBase) -> bool:
+    directives = (
+        part.strip().split("=")[0].lower() for part in response["Cache-Control"].split(",")
+    )
+    return "public" in directives
+
+
 def _keep_private(response: HttpResponseBase) -> None:
     if TAG_HEADER in response:
         del response[TAG_HEADER]
@@ -166,6 +175,10 @@ class SharedCacheMiddleware:
             return _share(request, response, tags)
         elif not response.has_header("Cache-Control"):
             patch_cache_control(response, private=True)
+        elif _says_public(response) and "s-maxage" not in response["Cache-Control"]:
+            # Public for browsers (an API answer, a picture), but nothing would purge it
+            # from a shared cache after a write: it must not keep it.
+            patch_cache_control(response, s_maxage=0)
         return response
 
 

@@ -81,7 +81,8 @@ sub vcl_backend_response {
     if (beresp.http.Set-Cookie
         || beresp.http.Cache-Control !~ "(^|,)\s*public(\s*,|\s*$)"
         || beresp.http.Cache-Control ~ "private|no-store|no-cache"
-        || beresp.http.Vary ~ "(?i)(^|,)\s*(cookie|\*)\s*(,|$)") {
+        || beresp.http.Vary ~ "(?i)(^|,)\s*(cookie|\*)\s*(,|$)"
+        || beresp.ttl <= 0s) {
         # Remember for a while that this address is not cacheable (hit-for-miss), so
         # requests for it are not queued behind each other.
         set beresp.uncacheable = true;

@@ -150,6 +150,19 @@ def test_an_undeclared_page_is_not_offered_to_a_shared_cache(rf):
     assert _directives(response) == {"private": ""}
 
 
+def test_what_a_view_calls_public_without_tags_is_not_kept_by_a_shared_cache(rf):
+    """Nothing would purge it after a write (an API answer of no cached_page, a picture)."""
+    from django.http import HttpResponse
+
+    def view(request):
+        response = HttpResponse("{}")
+        response["Cache-Control"] = "public, max-age=60"
+        return response
+
+    response = http_cache.SharedCacheMiddleware(view)(rf.get("/api/somewhere"))
+    assert _directives(response) == {"public": "", "max-age": "60", "s-maxage": "0"}
+
+
 def test_last_modified_is_the_latest_content_change(client, wiki_page):
     response = client.get("/en/wiki/shared-rules/")
     changed = versions.changed("wiki")
