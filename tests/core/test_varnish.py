@@ -92,6 +92,18 @@ def test_repeat_views_are_hits(varnish):
     assert unchanged.status == 304 and unchanged.headers["X-Cache"] == "HIT"
 
 
+def test_the_admin_and_a_waiting_message_are_never_served_from_the_cache(varnish):
+    make_page("message-rules")
+    Visitor(varnish).get("/en/wiki/message-rules/")
+    hit, _ = Visitor(varnish).get("/en/wiki/message-rules/")
+    assert hit.headers["X-Cache"] == "HIT"
+    waiting, _ = Visitor(varnish, messages="a-message-for-me").get("/en/wiki/message-rules/")
+    assert waiting.headers["X-Cache"] == "PASS"
+    for _ in range(2):
+        admin, _ = Visitor(varnish).get("/admin/login/")
+        assert admin.headers["X-Cache"] == "PASS"
+
+
 def test_an_htmx_fragment_and_the_whole_page_are_kept_apart(varnish):
     make_page("fragment-rules", body_en="Searchable rules about paws.")
     visitor = Visitor(varnish)
@@ -123,6 +135,20 @@ def test_after_a_wiki_edit_no_stale_page_is_served(varnish):
     assert "The second wording." in body and "The first wording." not in body
     index, _ = visitor.get("/en/wiki/")  # every page tagged "wiki" went with it
     assert index.headers["X-Cache"] == "MISS"
+
+
+def test_after_an_edit_in_the_admin_no_stale_page_is_served(varnish, admin_client):
+    from tests.wiki.test_admin import change_url, form_data
+
+    page = make_page("admin-rules", body_en="Before the editor came.")
+    visitor = Visitor(varnish)
+    visitor.get("/ru/wiki/admin-rules/")
+    hit, _ = visitor.get("/ru/wiki/admin-rules/")
+    assert hit.headers["X-Cache"] == "HIT"
+    response = admin_client.post(change_url(page), form_data(page, body_en="After the editor."))
+    assert response.status_code == 302
+    fresh, body = visitor.get("/ru/wiki/admin-rules/")  # (the Russian page shows English)
+    assert fresh.headers["X-Cache"] == "MISS" and "After the editor." in body
 
 
 def test_after_a_collection_change_no_stale_page_is_served(varnish, live_server):
