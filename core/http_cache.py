@@ -142,15 +142,11 @@ def _says_public(response: HttpResponseBase) -> bool:
 def _keep_private(response: HttpResponseBase) -> None:
     if TAG_HEADER in response:
         del response[TAG_HEADER]
-    patch_cache_control(response, private=True, no_store=True)
-    if "public" in response.get("Cache-Control", ""):
-        # patch_cache_control keeps "public" beside "private": drop it and s-maxage.
-        parts = [
-            part.strip()
-            for part in response["Cache-Control"].split(",")
-            if part.strip() and part.strip().split("=")[0] not in ("public", "s-maxage")
-        ]
-        response["Cache-Control"] = ", ".join(parts)
+    patch_cache_control(response, private=True, no_store=True)  # (drops "public")
+    if "s-maxage" in response["Cache-Control"]:
+        parts = response["Cache-Control"].split(",")
+        kept = [p.strip() for p in parts if p.strip().split("=")[0].lower() != "s-maxage"]
+        response["Cache-Control"] = ", ".join(kept)
     patch_vary_headers(response, ("Cookie",))
 
 

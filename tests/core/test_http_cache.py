@@ -134,6 +134,17 @@ def test_a_shared_view_that_reads_the_session_is_kept_private(rf, settings):
     response = http_cache.SharedCacheMiddleware(view)(request)
     assert "public" not in _directives(response) and "private" in _directives(response)
 
+    def public_view(request):
+        request.session.get("binder")
+        response = HttpResponse("yours, though the view said otherwise")
+        response["Cache-Control"] = "public, max-age=60, s-maxage=600"
+        return response
+
+    request = rf.get("/en/anything/")
+    request.session = SessionStore()
+    response = http_cache.SharedCacheMiddleware(public_view)(request)
+    assert _directives(response) == {"private": "", "max-age": "60", "no-store": ""}
+
     request = rf.get("/en/anything/")
     request.session = SessionStore()
     response = http_cache.SharedCacheMiddleware(
