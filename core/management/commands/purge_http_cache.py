@@ -9,7 +9,7 @@ only the pages that depend on them. Sent to every address of ``DJANGO_HTTP_CACHE
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from core import http_cache
 
@@ -21,7 +21,7 @@ class Command(BaseCommand):
         "versions (wiki, cards, balance, packs, arena)."
     )
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("tags", nargs="*", default=[http_cache.SITE_TAG])
 
     def handle(self, *args: object, **options: object) -> None:
