@@ -56,7 +56,14 @@ from django.utils.cache import (
 )
 from django.utils.http import http_date
 
-__all__ = ["TAG_HEADER", "SharedCacheMiddleware", "purge", "purge_on_commit", "shared"]
+__all__ = [
+    "TAG_HEADER",
+    "SharedCacheMiddleware",
+    "etag_of",
+    "purge",
+    "purge_on_commit",
+    "shared",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -75,6 +82,11 @@ def shared(response: HttpResponseBase, depends_on: Iterable[str]) -> HttpRespons
     went into it after all."""
     setattr(response, _SHARED, (SITE_TAG, *depends_on))
     return response
+
+
+def etag_of(content: bytes) -> str:
+    """A strong entity tag for a body: its digest (the page cache keeps it with the page)."""
+    return f'"{hashlib.blake2b(content, digest_size=16).hexdigest()}"'
 
 
 def _personal(request: HttpRequest, response: HttpResponseBase) -> bool:
@@ -110,8 +122,7 @@ def _share(request: HttpRequest, response: HttpResponse, tags: tuple[str, ...]) 
     if response.status_code != 200:
         return response
     if not response.has_header("ETag") and not response.streaming:
-        digest = hashlib.blake2b(response.content, digest_size=16).hexdigest()
-        response["ETag"] = f'"{digest}"'
+        response["ETag"] = etag_of(response.content)
     if not response.has_header("Last-Modified"):
         response["Last-Modified"] = http_date(_last_modified(tags).timestamp())
     unchanged = get_conditional_response(

@@ -277,3 +277,13 @@ def test_the_purge_command_bans_every_shared_page_by_default(recorder, settings)
     assert "in 1 of 1 HTTP caches" in out.getvalue()
     with pytest.raises(CommandError):
         call_command("purge_http_cache", "not a tag", stdout=out)
+
+
+def test_a_page_cache_hit_reuses_the_validator_it_stored(client, wiki_page, monkeypatch):
+    first = client.get("/en/wiki/shared-rules/")
+    hashed = []
+    real = http_cache.etag_of
+    monkeypatch.setattr(http_cache, "etag_of", lambda content: hashed.append(1) or real(content))
+    again = client.get("/en/wiki/shared-rules/")
+    assert again["ETag"] == first["ETag"] == real(again.content)
+    assert hashed == []  # served from the page cache: its body is not hashed again
