@@ -246,9 +246,10 @@ def cached_page(
             if response.status_code == 200 and len(response.content) <= max_body:
                 headers = [(h, response[h]) for h in _KEPT_HEADERS if h in response]
                 if not marks and not response.has_header("ETag"):
-                    # The shared HTTP cache's validator, hashed once here, not on each hit.
-                    response["ETag"] = http_cache.etag_of(response.content)
-                    headers.append(("ETag", response["ETag"]))
+                    # The shared HTTP cache's validators, made once here, not on each hit.
+                    for name, value in http_cache.validators(response.content, depends_on):
+                        response[name] = value
+                        headers.append((name, value))
                 cache.set(key, (response.content, headers, marks, len(mark)), timeout)
             if marks:
                 # Only a page with a form makes the visitor a token (and a CSRF cookie).

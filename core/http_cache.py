@@ -63,6 +63,7 @@ __all__ = [
     "purge",
     "purge_on_commit",
     "shared",
+    "validators",
 ]
 
 logger = logging.getLogger(__name__)
@@ -87,6 +88,14 @@ def shared(response: HttpResponseBase, depends_on: Iterable[str]) -> HttpRespons
 def etag_of(content: bytes) -> str:
     """A strong entity tag for a body: its digest (the page cache keeps it with the page)."""
     return f'"{hashlib.blake2b(content, digest_size=16).hexdigest()}"'
+
+
+def validators(content: bytes, depends_on: Iterable[str]) -> list[tuple[str, str]]:
+    """``ETag`` and ``Last-Modified`` of a shared page with body ``content`` that depends on
+    the content versions ``depends_on``: made once when the page cache keeps the page, and
+    served with every hit."""
+    changed = _last_modified((SITE_TAG, *depends_on))
+    return [("ETag", etag_of(content)), ("Last-Modified", http_date(changed.timestamp()))]
 
 
 def _personal(request: HttpRequest, response: HttpResponseBase) -> bool:
@@ -125,6 +134,8 @@ def _share(request: HttpRequest, response: HttpResponse, tags: tuple[str, ...]) 
         response["ETag"] = etag_of(response.content)
     if not response.has_header("Last-Modified"):
         response["Last-Modified"] = http_date(_last_modified(tags).timestamp())
+    if "HTTP_IF_NONE_MATCH" not in request.META and "HTTP_IF_MODIFIED_SINCE" not in request.META:
+        return response  # not a conditional request: nothing to compare
     unchanged = get_conditional_response(
         request,
         etag=response.get("ETag"),

@@ -43,7 +43,8 @@ def current(*names: str) -> str:
 def changed(*names: str) -> dt.datetime | None:
     """When the latest of ``names`` changed (None: never recorded): a sitemap's lastmod,
     a preview's Last-Modified."""
-    times = [versions[1] for name in names if (versions := _read().get(name)) is not None]
+    read = _read()
+    times = [read[name][1] for name in names if name in read]
     return max(times, default=None)
 
 
