@@ -213,6 +213,39 @@ def test_no_visitor_gets_another_visitors_binder_or_csrf_token(varnish):
     assert _csrf(first) and _csrf(second) and not _csrf(first) & _csrf(second)
 
 
+def test_no_visitor_gets_another_visitors_match(varnish):
+    from play.services import start_match
+
+    key, _ = _session_with_binder()
+    match = start_match(key, [2, 9], seed=77).match
+    path = f"/en/play/m/{match.public_id}/"
+    owner = Visitor(varnish, sessionid=key)
+    stranger = Visitor(varnish, sessionid="x" * 32)
+    for _ in range(2):
+        mine, _ = owner.get(path)
+        assert mine.status == 200 and mine.headers["X-Cache"] != "HIT"
+        assert "private" in mine.headers["Cache-Control"]
+        theirs, _ = stranger.get(path)
+        assert theirs.status == 404 and theirs.headers["X-Cache"] != "HIT"
+        nobody, _ = Visitor(varnish).get(path)
+        assert nobody.status == 404
+
+
+def test_the_api_answers_each_language_apart(varnish):
+    """The API's language comes from Accept-Language (not the path): it varies on it."""
+    call_command("generate_collection", seed=2026, size=40, replace=True, verbosity=0)
+    visitor = Visitor(varnish)
+    for _ in range(2):
+        english, english_body = visitor.get("/api/cards/2", **{"Accept-Language": "en"})
+        russian, russian_body = visitor.get("/api/cards/2", **{"Accept-Language": "ru"})
+        assert (
+            "/en/cards/2/" in english_body
+            and "/ru/cards/2/" in russian_body
+            and "/ru/cards/2/" not in english_body
+        )
+    assert english.headers["X-Cache"] == "HIT" and russian.headers["X-Cache"] == "HIT"
+
+
 def test_a_ban_names_tags_and_nothing_else(varnish):
     connection = http.client.HTTPConnection("127.0.0.1", varnish.port, timeout=10)
     for tags, status in (("wiki cards", 200), ('wiki") || obj.status ~ ("', 400), ("", 400)):
