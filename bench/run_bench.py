@@ -3,9 +3,11 @@
 Starts gunicorn (2 workers, gthread) on 127.0.0.1 with a free port, against a copy of the
 demo database (db.sqlite3, filled by `make install`), warms up, then measures requests per
 second and p50/p99 latency for /healthz (the framework's floor) and six real pages, each also
-as a ratio to /healthz. Then the engine's own bench scripts (bench/bench_engine.py,
-bench/bench_match.py) when present, and the card list at 100,000 cards (generated into a
-separate temporary database) when `generate_collection` exists.
+as a ratio to /healthz; then the pages a shared cache may keep, from gunicorn and through
+Varnish side by side (skipped, saying so, without varnishd). Then the engine's own bench
+scripts (bench/bench_engine.py, bench/bench_match.py) when present, and the card list at
+100,000 cards (generated into a separate temporary database) when `generate_collection`
+exists.
 
 A page that does not exist yet is reported as "n/a (404)" (or as not found) instead of
 failing, so the script works while the apps land. Loopback only; the whole run is bounded
@@ -56,6 +58,7 @@ from bench.harness import (
     temp_dir,
     what_ifs,
 )
+from bench.varnish import side_by_side
 
 TOTAL_BUDGET = 290.0  # seconds: the whole run stays under five minutes
 COLD_SECONDS = 2.0  # per endpoint on a cold server (the page cache off), in rounds:
@@ -65,6 +68,8 @@ COLD_RESERVE = 2 * 13 * (COLD_SECONDS + COLD_ROUNDS * FLOOR_SECONDS + 0.8)  # bo
 LIST_QUERY = "r:legendary"
 GOALS = {"card page": 1 / 3, "wiki page": 1 / 2}
 HTMX = (("HX-Request", "true"),)
+# Pages the same for every visitor, measured from gunicorn and through Varnish (bench/varnish.py).
+SHARED_PAGES = ("home (layout)", "wiki page", "card list ?q=", "card page", "API /api/cards?q=")
 
 
 @dataclass
@@ -555,6 +560,14 @@ def main(argv: list[str] | None = None) -> int:
             rows = [measure(server.port, t, args.concurrency, per) for t in targets]
             rows += packs_rows(server.port, args.concurrency, per)  # booster packs
             rows += [Row(*r) for r in arena_http_rows(server.port, args.concurrency, per / 2)]
+            shared = [(t.label, t.request) for t in targets if t.label in SHARED_PAGES]
+            shared_lines = side_by_side(
+                server.port,
+                [(label, request) for label, request in shared if request is not None],
+                args.concurrency,
+                min(per, 2.0),
+                tmp / "varnish",
+            )
             errors = [
                 line
                 for line in server.log_text().splitlines()
@@ -594,6 +607,14 @@ def main(argv: list[str] | None = None) -> int:
                 say(f"- goal {label} ≥ {goal:.2f} × /healthz: {ratio:.2f} — {verdict}")
         if errors:
             say(f"- server log: {len(errors)} error lines, first: {errors[0][:200]}")
+        say()
+        say(
+            f"## Shared HTTP cache: the same pages from gunicorn and through Varnish "
+            f"(docs/varnish/default.vcl), {args.concurrency} connections, {min(per, 2.0):.1f} s each"
+        )
+        say()
+        for line in shared_lines:
+            say(line)
         say()
         say(
             f"## First views (cold): the page cache off, every request a different address, "

@@ -44,7 +44,7 @@ from django.middleware.csrf import get_token
 from django.utils.cache import get_conditional_response
 from django.utils.translation import get_language
 
-from . import versions
+from . import http_cache, versions
 from .htmx import wants_partial
 from .memo import memo
 
@@ -176,7 +176,12 @@ def cached_page(
     ``variants=False`` keeps only the page at its bare address: with any of ``params``
     (a what-if of a card) the page is rendered each time and never stored. Their number is
     the product of every parameter's values, so one client could otherwise fill a shared
-    Redis with pages nobody asks for twice (issue 26: 1 MB to 314 MB in 40 s).
+    Redis with pages nobody asks for twice (issue 26: 1 MB to 314 MB in 40 s). Those
+    variants are not offered to a shared HTTP cache either.
+
+    Every response it keeps (or would keep) is marked for the shared HTTP cache
+    (``core.http_cache.shared``): ``Cache-Control: public``, a validator and cache tags
+    naming ``depends_on``, unless something of the visitor went into it.
     """
     names = tuple(dict.fromkeys(params))
     multiple = frozenset(lists)
@@ -186,6 +191,14 @@ def cached_page(
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method in ("GET", "HEAD"):
                 _keep_only(request, names, multiple)
+            response = kept(request, *args, **kwargs)
+            if _cacheable(request) and (variants or not request.GET):
+                # The same for every visitor: a shared HTTP cache may keep it too, unless
+                # the visitor's own (a CSRF token, the session) went in (core.http_cache).
+                http_cache.shared(response, depends_on)
+            return response
+
+        def kept(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             timeout = settings.PAGE_CACHE_SECONDS
             if timeout <= 0 or not _cacheable(request) or (not variants and request.GET):
                 return view(request, *args, **kwargs)
@@ -232,6 +245,11 @@ def cached_page(
             max_body = settings.PAGE_CACHE_MAX_BYTES
             if response.status_code == 200 and len(response.content) <= max_body:
                 headers = [(h, response[h]) for h in _KEPT_HEADERS if h in response]
+                if not marks and not response.has_header("ETag"):
+                    # The shared HTTP cache's validators, made once here, not on each hit.
+                    for name, value in http_cache.validators(response.content, depends_on):
+                        response[name] = value
+                        headers.append((name, value))
                 cache.set(key, (response.content, headers, marks, len(mark)), timeout)
             if marks:
                 # Only a page with a form makes the visitor a token (and a CSRF cookie).

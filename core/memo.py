@@ -29,6 +29,10 @@ Three places hold kept work, and nothing else does:
    * ``cached(maxsize)``: ``functools.lru_cache`` for pure functions of their arguments
      (a word's stem), registered here so ``clear()`` reaches it.
 
+Outside the processes, a **shared HTTP cache** (Varnish, a CDN) may keep the page cache's
+answers that hold nothing of the visitor: ``core.http_cache`` marks them ``public`` with a
+validator and their content versions as cache tags, and every ``versions.bump`` purges its tag.
+
 HTML fragments of templates use Django's ``{% cache %}`` tag on the ``fragments`` cache
 alias (``config/settings/base.py``): each process's own memory (a fragment is cheaper to
 render than to fetch from Redis), keyed by the fragment's name and its arguments, which

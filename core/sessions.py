@@ -22,4 +22,7 @@ def session_key(request: HttpRequest, *, create: bool = False) -> str | None:
     if create and request.session.session_key is None:
         request.session[MARKER] = True
         request.session.save()
+    # The answer now depends on the session (a binder, a match): Django then sends
+    # ``Vary: Cookie`` and no shared cache keeps it (core.http_cache).
+    request.session.accessed = True
     return request.session.session_key

@@ -3,7 +3,8 @@
 ``bump(name)`` after a write; ``current(*names)`` for a cache key. Reads are cached in
 the process for ``READ_SECONDS``, so a busy page costs no query to check its versions;
 an edit reaches other server processes within that time (and the editing process at
-once, since ``bump`` drops its local copy).
+once, since ``bump`` drops its local copy). ``bump`` also purges the pages a shared HTTP
+cache keeps tagged with ``name`` (``core.http_cache``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from . import http_cache
 from .models import DataVersion
 
 READ_SECONDS = 2
@@ -29,6 +31,7 @@ def bump(name: str) -> None:
         DataVersion.objects.get_or_create(name=name, defaults={"number": 1, "changed_at": now})
     cache.delete(_CACHE_KEY)
     transaction.on_commit(lambda: cache.delete(_CACHE_KEY))
+    http_cache.purge_on_commit(name)  # the shared HTTP cache's pages tagged with it
 
 
 def current(*names: str) -> str:
@@ -40,7 +43,8 @@ def current(*names: str) -> str:
 def changed(*names: str) -> dt.datetime | None:
     """When the latest of ``names`` changed (None: never recorded): a sitemap's lastmod,
     a preview's Last-Modified."""
-    times = [versions[1] for name in names if (versions := _read().get(name)) is not None]
+    read = _read()
+    times = [read[name][1] for name in names if name in read]
     return max(times, default=None)
 
 

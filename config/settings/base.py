@@ -41,6 +41,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "core.http_cache.SharedCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -168,6 +169,15 @@ CONTENT_SECURITY_POLICY = {
 PAGE_CACHE_SECONDS = int(os.environ.get("DJANGO_PAGE_CACHE_SECONDS", "600"))
 # A rendered page larger than this is served but not kept.
 PAGE_CACHE_MAX_BYTES = 512 * 1024
+# The shared HTTP cache in front (Varnish, a CDN; core.http_cache, docs/varnish/): seconds a
+# browser (max-age) and a shared cache (s-maxage: purged on every write) keep a shared page,
+# and the addresses a write sends its BAN to (comma-separated; empty: no purge is sent).
+HTTP_CACHE_MAX_AGE = int(os.environ.get("DJANGO_HTTP_CACHE_MAX_AGE", "60"))
+HTTP_CACHE_S_MAXAGE = int(os.environ.get("DJANGO_HTTP_CACHE_S_MAXAGE", "86400"))
+HTTP_CACHE_PURGE_URLS = [
+    u.strip() for u in os.environ.get("DJANGO_HTTP_CACHE_PURGE_URL", "").split(",") if u.strip()
+]
+HTTP_CACHE_PURGE_TIMEOUT = 2.0
 # Scheme and host of the site's absolute links (hreflang alternates): "https://cards.example".
 # Empty (development, tests): taken from each request, and the page cache keys on it.
 SITE_ORIGIN = ""

@@ -130,7 +130,7 @@ def test_the_page_link_follows_the_requests_language(client, demo):
 def test_etag_and_cache_control(client, demo):
     card = Card.objects.first()
     first = client.get(f"/api/cards/{card.token}")
-    assert first["Cache-Control"] == "public, max-age=60"
+    assert first["Cache-Control"] == "public, max-age=60, s-maxage=86400"
     etag = first["ETag"]
     again = client.get(f"/api/cards/{card.token}", headers={"If-None-Match": etag})
     assert again.status_code == 304

@@ -67,12 +67,15 @@ def test_a_cards_json_is_kept_and_revalidated_without_a_query(
     with django_assert_num_queries(0):
         again = client.get(f"/api/cards/{card.token}")
     assert again.content == first.content and again["ETag"] == etag
-    assert again["Cache-Control"] == "public, max-age=60"
+    assert again["Cache-Control"] == "public, max-age=60, s-maxage=86400"
     assert "Accept-Language" in again["Vary"]
     with django_assert_num_queries(0):
         unchanged = client.get(f"/api/cards/{card.token}", headers={"If-None-Match": etag})
     assert unchanged.status_code == 304 and unchanged.content == b""
-    assert unchanged["ETag"] == etag and unchanged["Cache-Control"] == "public, max-age=60"
+    assert (
+        unchanged["ETag"] == etag
+        and unchanged["Cache-Control"] == "public, max-age=60, s-maxage=86400"
+    )
 
 
 def test_an_edit_changes_the_cards_json_and_its_etag(client, demo):
