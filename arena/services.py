@@ -73,6 +73,7 @@ from .models import ArenaBalanceReport, ArenaMatch, MatchStatus, SessionTeam, Sl
 
 __all__ = [
     "BOT_FOR_PLAYERS",
+    "TEAM_ERROR_CODES",
     "ImportResult",
     "LateMoveError",
     "Loaded",
@@ -81,6 +82,7 @@ __all__ = [
     "catch_up",
     "draw_team",
     "edit_team",
+    "fill_team",
     "import_values",
     "load",
     "parse_move",
@@ -147,8 +149,22 @@ def import_values(rows: Sequence[FeedRow]) -> ImportResult:
 # The session's team
 
 
+#: Why a team edit or a match start cannot be done (``TeamError.code``; worded in
+#: ``arena.narration.TEAM_ERRORS``).
+TEAM_ERROR_CODES = (
+    "full",
+    "unknown_slab",
+    "already_in",
+    "no_value",
+    "no_bot_team",
+    "no_team",
+    "bad_op",
+)
+
+
 class TeamError(ValueError):
-    """A team edit or a match start that cannot be done (``code`` says why)."""
+    """A team edit or a match start that cannot be done (``code`` says why: one of
+    ``TEAM_ERROR_CODES``)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
@@ -212,6 +228,18 @@ def set_team(session: Any, asset_ids: Iterable[str]) -> list[str]:
     """Replace the session's team (a permalink's "use this team", or a drawn team)."""
     team = list(dict.fromkeys(asset_ids))[:TEAM_SIZE]
     return _change_team(session, lambda _old: team)
+
+
+def fill_team(
+    session: Any, bracket: Bracket, day: dt.date, rng: random.Random | None = None
+) -> list[str]:
+    """Make the session's team a random legal team of ``bracket`` from the slabs valued on
+    ``day``; TeamError("no_team") when none fits."""
+    pool = [d.stats for d in selectors.slabs_on(day) if d.stats is not None]
+    team = draw_team(pool, _cap(bracket), rng or random.Random())
+    if team is None:
+        raise TeamError("no_team", bracket=str(bracket))
+    return set_team(session, [m.asset_id for m in team])
 
 
 def _by_value(slab: SlabStats) -> tuple[Decimal, str]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import random
 from typing import Any
 from urllib.parse import urlencode
 from uuid import UUID
@@ -388,42 +387,6 @@ def team_detail(request: HttpRequest) -> HttpResponse:
     return render_page(request, "arena/team_detail.html", context, partial="team", status=status)
 
 
-_TEAM_ERRORS = {
-    "full": lambda p: _("Your team already has %(size)s slabs: remove one first.") % p,
-    "unknown_slab": lambda p: _("There is no slab with the asset ID %(asset_id)s.") % p,
-    "already_in": lambda p: _("That slab is already in your team."),
-    "no_value": lambda p: _("%(asset_id)s has no value on %(day)s, so it cannot play.") % p,
-    "no_bot_team": lambda p: _("There are not enough slabs for a bot team in this bracket."),
-    "no_team": lambda p: _("No legal team fits that bracket today."),
-    "bad_op": lambda p: _("That is not a change to a team."),
-}
-
-
-def team_error_text(code: str, params: dict[str, Any]) -> str:
-    return _TEAM_ERRORS.get(code, _TEAM_ERRORS["bad_op"])(params)
-
-
-def rule_error_text(exc: InvalidTeamError) -> str:
-    """A team rule the engine refused, in words."""
-    p = exc.params
-    if exc.code == "size":
-        return _("A team needs exactly %(needed)s slabs; yours has %(size)s.") % p
-    if exc.code == "duplicate":
-        return _("Each slab may be in a team once; %(asset_id)s is there twice.") % p
-    if exc.code == "too_many_limited":
-        return _("A team may hold at most %(most)s rare or epic slabs; yours has %(count)s.") % {
-            "most": p.get("most"),
-            "count": len(p.get("slabs", ())),
-        }
-    if exc.code == "bracket":
-        return _("Your team is worth %(value)s, over the %(bracket)s cap of %(cap)s.") % {
-            "value": money(p.get("value")),
-            "bracket": label(Bracket(p["bracket"])),
-            "cap": money(p.get("cap")),
-        }
-    return _("That team breaks a rule of the arena.")
-
-
 def team_edit(request: HttpRequest) -> HttpResponse:
     """A change to the session's team; back to ``next`` (or the team page)."""
     form = TeamEditForm(request.POST)
@@ -439,12 +402,7 @@ def team_edit(request: HttpRequest) -> HttpResponse:
     try:
         if op == "fill":
             bracket = Bracket(data["bracket"] or Bracket.ROOKIE)
-            today = _today()
-            pool = [d.stats for d in selectors.slabs_on(today) if d.stats is not None]
-            team = services.draw_team(pool, services._cap(bracket), random.Random())
-            if team is None:
-                raise services.TeamError("no_team")
-            services.set_team(request.session, [m.asset_id for m in team])
+            services.fill_team(request.session, bracket, _today())
             messages.success(
                 request,
                 _("A random team for the %(bracket)s bracket: change any slab you like.")
@@ -456,7 +414,7 @@ def team_edit(request: HttpRequest) -> HttpResponse:
         else:
             services.edit_team(request.session, op, data["asset_id"].strip())
     except services.TeamError as exc:
-        error = team_error_text(exc.code, exc.params)
+        error = narration.team_error(exc)
     if wants_partial(request) and op in ("add", "remove"):
         today = _today()
         asset_id = data["asset_id"].strip()
@@ -502,11 +460,8 @@ def match_start(request: HttpRequest) -> HttpResponse:
             lead=form.cleaned_data["lead"] or None,
             bot=form.cleaned_data["bot"],
         )
-    except services.TeamError as exc:
-        messages.error(request, team_error_text(exc.code, exc.params))
-        return redirect(back)
-    except InvalidTeamError as exc:
-        messages.error(request, rule_error_text(exc))
+    except (services.TeamError, InvalidTeamError) as exc:
+        messages.error(request, narration.team_error(exc))
         return redirect(back)
     return _started(request, match)
 
