@@ -71,13 +71,22 @@ class Display(StrEnum):
     WARN = "warn"
     END = "end"
     ERROR = "error"
+    INFO = "info"
 
 
 #: The codes of ``engine.slabs.InvalidTeamError`` (``validate_team``, and ``bracket`` from
 #: ``engine.arena.Lineup``); a test finds them in the engine's source.
 TEAM_RULE_CODES = ("not_stats", "size", "duplicate", "too_many_limited", "bracket")
 #: The site's own notices about a match (not the engine's).
-NOTICE_CODES = ("stale", "late", "timed_out")
+NOTICE_CODES = (
+    "stale",
+    "late",
+    "timed_out",
+    "given_up",
+    "bad_start",
+    "team_filled",
+    "team_used",
+)
 
 STAT_BOOK = Registry("slab stat book", SLAB_CODES)
 EVENTS = Registry("arena events", EVENT_CODES, kind=Display.MOVE)
@@ -681,6 +690,37 @@ def _n_timed_out(p: Mapping[str, Any], v: Any) -> str:
         )
         % p
     )
+
+
+@NOTICES.register("given_up", section=Section.MATCH, kind=Display.INFO)
+def _n_given_up(p: Mapping[str, Any], v: Any) -> str:
+    return _(
+        "You can keep %(max)s arena matches in progress: the oldest was given up "
+        "to make room. Its replay stays in your matches."
+    ) % {"max": p["max"]}
+
+
+NOTICES.fixed(
+    "bad_start",
+    text=gettext_lazy("Choose a bracket and an opponent."),
+    section=Section.BRACKETS,
+    kind=Display.ERROR,
+)
+
+
+@NOTICES.register("team_filled", section=Section.TEAMS, kind=Display.INFO)
+def _n_filled(p: Mapping[str, Any], v: Any) -> str:
+    return _("A random team for the %(bracket)s bracket: change any slab you like.") % {
+        "bracket": bracket(p["bracket"])
+    }
+
+
+NOTICES.fixed(
+    "team_used",
+    text=gettext_lazy("This is your team now."),
+    section=Section.TEAMS,
+    kind=Display.INFO,
+)
 
 
 def notice(code: str, **params: Any) -> str:

@@ -80,6 +80,7 @@ __all__ = [
     "StaleMoveError",
     "TeamError",
     "catch_up",
+    "change_team",
     "draw_team",
     "edit_team",
     "fill_team",
@@ -240,6 +241,29 @@ def fill_team(
     if team is None:
         raise TeamError("no_team", bracket=str(bracket))
     return set_team(session, [m.asset_id for m in team])
+
+
+def change_team(
+    session: Any,
+    op: str,
+    asset_id: str = "",
+    slabs: Iterable[str] = (),
+    bracket: str | None = None,
+    day: dt.date | None = None,
+) -> tuple[str, dict[str, Any]] | None:
+    """One change to the session's team (``op``: ``fill`` a random team of ``bracket``,
+    ``use`` the team of ``slabs``, or an ``edit_team`` op on ``asset_id``). Returns the
+    notice to give (a code of ``arena.narration.NOTICES`` and its params), or None; raises
+    TeamError."""
+    if op == "fill":
+        chosen = Bracket(bracket or Bracket.ROOKIE)
+        fill_team(session, chosen, day or selectors.match_day())
+        return "team_filled", {"bracket": chosen.value}
+    if op == "use":
+        set_team(session, slabs)
+        return "team_used", {}
+    edit_team(session, op, asset_id.strip())
+    return None
 
 
 def _by_value(slab: SlabStats) -> tuple[Decimal, str]:

@@ -21,7 +21,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from core.labels import label, label_of
+from core.labels import label, label_of, result_text  # result_text: shared with the arena
 from core.narration import Registry, Say
 from engine.match import DECK_ERROR_CODES, EVENT_CODES, ILLEGAL_CODES, Event
 from engine.types import BoostKind, EffectKind, EffectSlot, EndReason, Skill
@@ -104,17 +104,6 @@ def _boost(p: Mapping[str, Any]) -> str:
 def _actor_boost(p: Mapping[str, Any], boost: BoostKind) -> dict[str, Any]:
     """The sentence parameters of a boost event: who, which boost (its name), the numbers."""
     return {**p, "actor": _actor(p["side"]), "boost": label(boost)}
-
-
-def result_text(result: str | None) -> str:
-    """The result of a match (``"a"``, ``"b"``, ``"draw"``; None while it runs)."""
-    if result == "a":
-        return _("You win!")
-    if result == "b":
-        return _("The bot wins.")
-    if result == "draw":
-        return _("A draw.")
-    return _("The match is on.")
 
 
 def reason_text(reason: str | None, round_limit: int) -> str:
