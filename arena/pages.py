@@ -276,8 +276,8 @@ def _filters_key(form: SlabFilterForm, day: dt.date) -> str | None:
 def slab_list_page(form: SlabFilterForm, visitor: Visitor) -> SlabListPage:
     """The slabs the filters find on their day, a page of them; an invalid form: a 400."""
     now = today()
-    head = SlabListPage(form, _filters_key(form, now), visitor.team_bar, visitor.here)
-    if not form.is_valid():
+    head = SlabListPage(form, _filters_key(form, now), visitor.team_bar, "")
+    if not form.is_valid():  # no slabs shown: no "add to team" button needs ``here``
         return replace(head, status=400, error=True)
     day = form.cleaned_data["date"] or now
     days, fits = selectors.explore(day, form.filters())
@@ -306,6 +306,7 @@ def slab_list_page(form: SlabFilterForm, visitor: Visitor) -> SlabListPage:
         ],
         prev_url=page_url(page.previous_page_number()) if page.has_previous() else "",
         next_url=page_url(page.next_page_number()) if page.has_next() else "",
+        here=visitor.here,
     )
 
 
