@@ -505,6 +505,9 @@ def test_every_arena_view_is_short_and_calls_no_private_service_helper() -> None
             length = body[-1].end_lineno - body[0].lineno + 1
             assert length <= 15, f"{node.name} is {length} lines"
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            if node.value.id in ("services", "selectors", "pages", "presenters", "narration"):
-                assert not node.attr.startswith("_"), f"{node.value.id}.{node.attr}"
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("services", "selectors", "pages", "presenters", "narration")
+        ):
+            assert not node.attr.startswith("_"), f"{node.value.id}.{node.attr}"
