@@ -68,7 +68,7 @@ from engine.slabs import (
 )
 
 from . import selectors, specs
-from .importing import FeedRow
+from .importing import FeedError, FeedRow, RawRow, check_rows
 from .models import ArenaBalanceReport, ArenaMatch, MatchStatus, SessionTeam, Slab, SlabValue
 
 __all__ = [
@@ -84,6 +84,7 @@ __all__ = [
     "draw_team",
     "edit_team",
     "fill_team",
+    "import_feed",
     "import_values",
     "load",
     "parse_move",
@@ -109,6 +110,17 @@ class ImportResult:
     created: int
     updated: int
     unchanged: int
+
+
+def import_feed(rows: list[RawRow]) -> ImportResult:
+    """Check a feed's rows in full (``arena.importing.check_rows``, against the slabs
+    stored and the match day) and store them all; with any problem, store none and raise
+    ``FeedError`` listing every one. The command and the admin import through here."""
+    known = set(Slab.objects.values_list("asset_id", flat=True))
+    clean, problems = check_rows(rows, known, selectors.match_day())
+    if problems:
+        raise FeedError(problems)
+    return import_values(clean)
 
 
 def import_values(rows: Sequence[FeedRow]) -> ImportResult:
