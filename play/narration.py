@@ -50,8 +50,6 @@ EVENTS = Registry("match events", EVENT_CODES)
 REFUSALS = Registry("match refusals", (*ILLEGAL_CODES, *SITE_REFUSALS))
 DECK_ERRORS = Registry("deck errors", (*DECK_ERROR_CODES, *SITE_DECK_ERRORS))
 
-_KINDS: dict[str, str] = {}  # event code → the CSS kind of its log line
-
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -64,13 +62,7 @@ class Line:
 
 def _event(*codes: str, kind: str, section: str | None = None) -> Callable[[Say], Say]:
     """Register the sentence of ``codes`` with the CSS kind of their log lines."""
-
-    def decorator(say: Say) -> Say:
-        for code in codes:
-            _KINDS[code] = kind
-        return EVENTS.register(*codes, section=section)(say)
-
-    return decorator
+    return EVENTS.register(*codes, section=section, kind=kind)
 
 
 # ---------------------------------------------------------------------------
@@ -393,7 +385,8 @@ def narrate(event: Event, *, show_bot_picks: bool = False) -> Line | None:
     side = p.get("side")
     if event.code == "prepare.pick" and side == "b" and not show_bot_picks:
         return None
-    return Line(EVENTS.say(event.code, p), _KINDS[event.code], side)
+    phrase = EVENTS[event.code]
+    return Line(phrase.say(p, None), phrase.kind or "", side)
 
 
 def narrate_all(events: Iterable[Event], *, show_bot_picks: bool = False) -> list[Line]:
