@@ -129,18 +129,19 @@ def _callee(call: ast.Call) -> str:
     return func.attr if isinstance(func, ast.Attribute) else ""
 
 
-def engine_codes() -> dict[str, set[tuple[str, str]]]:
-    """Emitter family → the (code, where) pairs the engine's source passes to it."""
+def engine_codes(root: Path = ENGINE) -> dict[str, set[tuple[str, str]]]:
+    """Emitter family → the (code, where) pairs the engine's source (every file below
+    ``root``) passes to it."""
     found: dict[str, set[tuple[str, str]]] = {}
 
     def add(family: str, code: str | None, path: Path, node: ast.AST) -> None:
         if code:
-            where = f"{path.relative_to(ENGINE.parent)}:{node.lineno}"
+            where = f"{path.relative_to(root.parent)}:{node.lineno}"
             found.setdefault(family, set()).add((code, where))
 
     trees = {
         path: ast.parse(path.read_text(encoding="utf-8"), str(path))
-        for path in sorted(ENGINE.rglob("*.py"))
+        for path in sorted(root.rglob("*.py"))
     }
     builders = {"Requirement"} | {
         node.name
@@ -181,6 +182,21 @@ def test_the_scan_finds_each_family_of_codes():
     assert {"size", "too_many_limited", "bracket"} <= found["InvalidTeamError"]
     assert {"too_many", "duplicate"} <= found["InvalidDeckError"]
     assert {"burned"} <= found["need"]
+
+
+def test_the_scan_finds_the_same_codes_when_the_engine_moves_into_subpackages(tmp_path):
+    """The engine is being split by game (engine/card/, engine/match/, engine/arena/…):
+    a module moved two folders down still has its codes found."""
+    moved = tmp_path / "engine"
+    for path in ENGINE.rglob("*.py"):
+        target = moved / path.stem / "deeper" / path.relative_to(ENGINE)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(path.read_text(encoding="utf-8"), encoding="utf-8")
+
+    def codes(found):
+        return {family: {code for code, _w in pairs} for family, pairs in found.items()}
+
+    assert codes(engine_codes(moved)) == codes(engine_codes())
 
 
 def _russian_texts(say) -> list[tuple[str, str]]:
