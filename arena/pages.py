@@ -164,10 +164,8 @@ class BracketCap:
 class IndexPage:
     showcase: list[presenters.SlabCard]
     slab_count: int
-    valued_count: int
     cycle: list[str]
     element_bonus: int
-    team_size: int
     bench: int
     limited_max: int
     points_to_win: int
@@ -202,10 +200,8 @@ def index_page(visitor: Visitor) -> IndexPage:
     return IndexPage(
         showcase=showcase,
         slab_count=len(days),
-        valued_count=len(valued),
         cycle=_element_cycle(),
         element_bonus=ELEMENT_BONUS,
-        team_size=TEAM_SIZE,
         bench=TEAM_SIZE - 1,
         limited_max=TEAM_LIMITED_MAX,
         points_to_win=POINTS_TO_WIN,
@@ -509,8 +505,6 @@ class MatchPage:
     bracket: str
     bot: str
     match_day: str
-    share_a: str
-    share_b: str
     turn_limit: int
     timeouts_limit: int
     points_to_win: int
@@ -520,7 +514,6 @@ class MatchPage:
     match_url: str
     rematch_url: str
     rules_url: str
-    clock_url: str
     team_bar: TeamBar
     status: int = 200
     nav_section: str = NAV
@@ -585,13 +578,10 @@ def match_page(
         bracket=label(Bracket(match.bracket)),
         bot=label(services.ArenaBot(match.bot)),
         match_day=presenters.day_text(match.match_day),
-        share_a=presenters.share_text(state, 0),
-        share_b=presenters.share_text(state, 1),
         turn_limit=TURN_LIMIT,
         timeouts_limit=TIMEOUTS_TO_FORFEIT,
         points_to_win=POINTS_TO_WIN,
         rules_url=leagues_url(Section.MATCH),
-        clock_url=leagues_url(Section.CLOCK),
         team_bar=visitor.team_bar,
         status=status,
         **_urls(match),
@@ -634,7 +624,6 @@ class ReplayPage:
     prev_url: str
     next_url: str
     first_url: str
-    last_url: str
     result: str
     owner: bool
     match_url: str
@@ -665,7 +654,6 @@ def replay_page(match: ArenaMatch, form: ReplayForm, visitor: Visitor) -> Replay
         prev_url=f"{base}?turn={step - 1}" if step > 0 else "",
         next_url=f"{base}?turn={step + 1}" if step < last else "",
         first_url=f"{base}?turn=0",
-        last_url=f"{base}?turn={last}",
         result=narration.EVENTS.say("match.end", loaded.log[-1].params) if over else "",
         owner=match.owner_session_key == visitor.key,
         match_url=_urls(match)["match_url"],

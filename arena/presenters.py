@@ -47,7 +47,7 @@ from engine.slabs import (
 from . import narration
 from .art import SlabArt, slab_art
 from .charts import ValueChart, value_chart
-from .formatting import either, money, percent
+from .formatting import either, money
 from .selectors import SlabDay
 
 __all__ = [
@@ -799,7 +799,3 @@ def board(state: ArenaState) -> BoardView:
         can_pass=Pass(A) in legal,
         score=f"{player.points}–{bot.points}",
     )
-
-
-def share_text(state: ArenaState, side: int) -> str:
-    return percent(sum(state.sides[side].hp), state.lineup.full_hp[side])
