@@ -1,17 +1,32 @@
-"""Admin for slabs and their dated values (staff fix the daily feed here), and read-only
-views of matches and balance reports."""
+"""Admin for slabs and their dated values (staff fix the daily feed here, or import a
+whole values file: the same all-or-nothing checks as ``manage.py import_slab_values``),
+and read-only views of matches and balance reports. Values are shown as money."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from dataclasses import asdict
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import OuterRef, Subquery
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext as _now
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_http_methods
 
 from core.admin import UniqueRaceAdmin
 from core.labels import label
 from engine.slabs import element_of
 
+from . import importing, services
+from .formatting import money
+from .forms import ValuesFileForm
 from .models import ArenaBalanceReport, ArenaMatch, Slab, SlabValue
+
+MAX_SHOWN = 200  # problems listed on the import form (the count says how many in all)
 
 
 class SlabValueInline(admin.TabularInline):
@@ -38,8 +53,8 @@ class SlabAdmin(UniqueRaceAdmin, admin.ModelAdmin):
         )
 
     @admin.display(description=_("latest value (USD)"), ordering="latest_value")
-    def latest_value(self, obj: Slab):
-        return obj.latest_value  # type: ignore[attr-defined]
+    def latest_value(self, obj: Slab) -> str:
+        return money(obj.latest_value)  # type: ignore[attr-defined]
 
     @admin.display(description=_("element"))
     def element(self, obj: Slab) -> str:
@@ -48,12 +63,64 @@ class SlabAdmin(UniqueRaceAdmin, admin.ModelAdmin):
 
 @admin.register(SlabValue)
 class SlabValueAdmin(UniqueRaceAdmin, admin.ModelAdmin):
-    list_display = ["slab", "date", "value"]
+    list_display = ["slab", "date", "amount"]
     list_filter = ["date"]
     search_fields = ["slab__asset_id", "slab__name"]
     date_hierarchy = "date"
     autocomplete_fields = ["slab"]
     list_select_related = ["slab"]
+
+    @admin.display(description=_("value (USD)"), ordering="value")
+    def amount(self, obj: SlabValue) -> str:
+        return money(obj.value)
+
+    def get_urls(self):
+        name = f"{self.opts.app_label}_{self.opts.model_name}_import"
+        view = self.admin_site.admin_view(self.import_view)
+        return [path("import/", view, name=name), *super().get_urls()]
+
+    def may_import(self, request: HttpRequest) -> bool:
+        """An import creates and changes values: staff who may do both."""
+        return self.has_add_permission(request) and self.has_change_permission(request)
+
+    def changelist_view(self, request: HttpRequest, extra_context=None) -> HttpResponse:
+        extra = {"may_import": self.may_import(request), **(extra_context or {})}
+        return super().changelist_view(request, extra)
+
+    @method_decorator(require_http_methods(["GET", "HEAD", "POST"]))
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Import a values file: every row checked first (``services.import_feed``); any
+        problem and nothing is stored, each one listed by row, column and why."""
+        if not self.may_import(request):
+            raise PermissionDenied
+        post = request.method == "POST"
+        form = ValuesFileForm(request.POST, request.FILES) if post else ValuesFileForm()
+        if post and form.is_valid():
+            try:
+                result = services.import_feed(form.cleaned_data["file"])
+            except importing.FeedError as exc:
+                form.refuse(exc.problems)
+            else:
+                messages.success(
+                    request,
+                    _now(
+                        "%(rows)s rows: %(created)s created, %(updated)s updated, "
+                        "%(unchanged)s unchanged."
+                    )
+                    % asdict(result),
+                )
+                return HttpResponseRedirect(reverse("admin:arena_slabvalue_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Import a values file"),
+            "form": form,
+            "problems": form.problems[:MAX_SHOWN],
+            "more": max(0, len(form.problems) - MAX_SHOWN),
+        }
+        status = 400 if form.is_bound and not form.is_valid() else 200
+        template = "admin/arena/slabvalue/import.html"
+        return TemplateResponse(request, template, context, status=status)
 
 
 @admin.register(ArenaMatch)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 from core.forms import (
     AsciiDecimalField,
@@ -21,6 +22,7 @@ from core.labels import choices
 from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
 
+from . import importing
 from .models import ASSET_ID_MAX, VALUE_MAX_DIGITS, asset_id_validator
 from .selectors import SlabFilters
 
@@ -34,6 +36,7 @@ __all__ = [
     "SurrenderForm",
     "TeamEditForm",
     "TeamLinkForm",
+    "ValuesFileForm",
 ]
 
 DATE_FORMATS = ["%Y-%m-%d"]
@@ -229,3 +232,49 @@ class SurrenderForm(forms.Form):
 
 class ReplayForm(forms.Form):
     turn = AsciiIntegerField(required=False, min_value=0, max_value=10_000)
+
+
+class ValuesFileForm(forms.Form):
+    """The admin's import of a daily values file: CSV or JSON, read (``clean_file``) into
+    raw rows; ``arena.services.import_feed`` checks and stores them (all or none), and
+    ``refuse`` puts each of its problems on the form."""
+
+    MAX_BYTES = 20 * 1024 * 1024
+
+    file = forms.FileField(
+        label=_("Values file"),
+        help_text=_(
+            "CSV with a header naming asset_id, date and value, or JSON: a list of "
+            "{asset_id, date, value} objects. Every row is checked before anything is stored."
+        ),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.problems: list[importing.Problem] = []
+
+    def clean_file(self) -> list[importing.RawRow]:
+        upload = self.cleaned_data["file"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(mb)s MB."), params={"mb": self.MAX_BYTES >> 20}
+            )
+        try:
+            return importing.parse(upload.read(), upload.name)
+        except importing.FeedError as exc:
+            self.refuse(exc.problems)
+            raise forms.ValidationError(str(exc)) from None
+
+    def refuse(self, problems: list[importing.Problem]) -> None:
+        """The feed's problems (each located): the form is invalid, and says why."""
+        self.problems = problems
+        if "file" not in self.errors:
+            self.add_error(
+                "file",
+                ngettext_lazy(
+                    "%(n)s problem; nothing was imported.",
+                    "%(n)s problems; nothing was imported.",
+                    "n",
+                )
+                % {"n": len(problems)},
+            )

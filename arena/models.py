@@ -25,6 +25,8 @@ from core.models import BalanceRun, BotMatch
 from engine.arena_bots import ArenaBot
 from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket
 
+from .formatting import money
+
 ASSET_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9._:-]{0,99}$"
 ASSET_ID_MAX = 100
 VALUE_MAX_DIGITS = 12  # up to $9,999,999,999.99
@@ -105,7 +107,7 @@ class SlabValue(models.Model):
         indexes = [models.Index(fields=["date"], name="arena_value_date")]
 
     def __str__(self) -> str:
-        return f"{self.slab_id} {self.date}: ${self.value}"
+        return f"{self.slab_id} {self.date}: {money(self.value)}"
 
 
 class MatchStatus(models.TextChoices):

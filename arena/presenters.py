@@ -21,7 +21,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core import versions
-from core.labels import enum_label, label
+from core.labels import label, label_of
 from engine.arena import A, ArenaState, Attack, B, Pass, Replace, Swap, legal_actions
 from engine.slabs import (
     BASIC_ATTACK_COST,
@@ -38,6 +38,7 @@ from engine.slabs import (
     Element,
     SlabMove,
     SlabStats,
+    SlabTier,
     StatBook,
     team_checks,
     team_value,
@@ -46,7 +47,7 @@ from engine.slabs import (
 from . import narration
 from .art import SlabArt, slab_art
 from .charts import ValueChart, value_chart
-from .formatting import either, money, percent
+from .formatting import either, money
 from .selectors import SlabDay
 
 __all__ = [
@@ -255,9 +256,9 @@ _STEP_TITLES = {
 def _step_value(step: Any) -> str:
     code, v = step.code, step.value
     if code == "slab.tier":
-        return enum_label("slab_tier", v)
+        return label_of(SlabTier, v)
     if code == "slab.element":
-        return enum_label("element", v)
+        return label_of(Element, v)
     if code == "slab.power":
         return _("+%(bonus)s / %(cost)s energy") % v if v else _("none")
     if code == "slab.next_band":
@@ -515,7 +516,7 @@ def team_view(
     names = [
         d.row.name for d in days if d.stats is not None and d.asset_id in limited.params["slabs"]
     ]
-    tiers = either([enum_label("slab_tier", t) for t in limited.params["tiers"]])
+    tiers = either([label_of(SlabTier, t) for t in limited.params["tiers"]])
     checks.append(
         Check(
             limited.ok,
@@ -798,7 +799,3 @@ def board(state: ArenaState) -> BoardView:
         can_pass=Pass(A) in legal,
         score=f"{player.points}–{bot.points}",
     )
-
-
-def share_text(state: ArenaState, side: int) -> str:
-    return percent(sum(state.sides[side].hp), state.lineup.full_hp[side])

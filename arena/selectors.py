@@ -44,6 +44,7 @@ __all__ = [
     "fits_on",
     "history",
     "latest_report",
+    "match_by_public_id",
     "match_day",
     "match_for_session",
     "session_matches",
@@ -330,6 +331,11 @@ def match_for_session(public_id: object, session_key: str | None) -> ArenaMatch 
     if not session_key:
         return None
     return ArenaMatch.objects.filter(public_id=public_id, owner_session_key=session_key).first()
+
+
+def match_by_public_id(public_id: object) -> ArenaMatch | None:
+    """Any session's match (a replay's permalink), or None."""
+    return ArenaMatch.objects.filter(public_id=public_id).first()
 
 
 def latest_report() -> ArenaBalanceReport | None:

@@ -68,19 +68,23 @@ from engine.slabs import (
 )
 
 from . import selectors, specs
-from .importing import FeedRow
+from .importing import FeedError, FeedRow, RawRow, check_rows
 from .models import ArenaBalanceReport, ArenaMatch, MatchStatus, SessionTeam, Slab, SlabValue
 
 __all__ = [
     "BOT_FOR_PLAYERS",
+    "TEAM_ERROR_CODES",
     "ImportResult",
     "LateMoveError",
     "Loaded",
     "StaleMoveError",
     "TeamError",
     "catch_up",
+    "change_team",
     "draw_team",
     "edit_team",
+    "fill_team",
+    "import_feed",
     "import_values",
     "load",
     "parse_move",
@@ -106,6 +110,17 @@ class ImportResult:
     created: int
     updated: int
     unchanged: int
+
+
+def import_feed(rows: list[RawRow]) -> ImportResult:
+    """Check a feed's rows in full (``arena.importing.check_rows``, against the slabs
+    stored and the match day) and store them all; with any problem, store none and raise
+    ``FeedError`` listing every one. The command and the admin import through here."""
+    known = set(Slab.objects.values_list("asset_id", flat=True))
+    clean, problems = check_rows(rows, known, selectors.match_day())
+    if problems:
+        raise FeedError(problems)
+    return import_values(clean)
 
 
 def import_values(rows: Sequence[FeedRow]) -> ImportResult:
@@ -147,8 +162,22 @@ def import_values(rows: Sequence[FeedRow]) -> ImportResult:
 # The session's team
 
 
+#: Why a team edit or a match start cannot be done (``TeamError.code``; worded in
+#: ``arena.narration.TEAM_ERRORS``).
+TEAM_ERROR_CODES = (
+    "full",
+    "unknown_slab",
+    "already_in",
+    "no_value",
+    "no_bot_team",
+    "no_team",
+    "bad_op",
+)
+
+
 class TeamError(ValueError):
-    """A team edit or a match start that cannot be done (``code`` says why)."""
+    """A team edit or a match start that cannot be done (``code`` says why: one of
+    ``TEAM_ERROR_CODES``)."""
 
     def __init__(self, code: str, **params: Any) -> None:
         self.code = code
@@ -212,6 +241,41 @@ def set_team(session: Any, asset_ids: Iterable[str]) -> list[str]:
     """Replace the session's team (a permalink's "use this team", or a drawn team)."""
     team = list(dict.fromkeys(asset_ids))[:TEAM_SIZE]
     return _change_team(session, lambda _old: team)
+
+
+def fill_team(
+    session: Any, bracket: Bracket, day: dt.date, rng: random.Random | None = None
+) -> list[str]:
+    """Make the session's team a random legal team of ``bracket`` from the slabs valued on
+    ``day``; TeamError("no_team") when none fits."""
+    pool = [d.stats for d in selectors.slabs_on(day) if d.stats is not None]
+    team = draw_team(pool, _cap(bracket), rng or random.Random())
+    if team is None:
+        raise TeamError("no_team", bracket=str(bracket))
+    return set_team(session, [m.asset_id for m in team])
+
+
+def change_team(
+    session: Any,
+    op: str,
+    asset_id: str = "",
+    slabs: Iterable[str] = (),
+    bracket: str | None = None,
+    day: dt.date | None = None,
+) -> tuple[str, dict[str, Any]] | None:
+    """One change to the session's team (``op``: ``fill`` a random team of ``bracket``,
+    ``use`` the team of ``slabs``, or an ``edit_team`` op on ``asset_id``). Returns the
+    notice to give (a code of ``arena.narration.NOTICES`` and its params), or None; raises
+    TeamError."""
+    if op == "fill":
+        chosen = Bracket(bracket or Bracket.ROOKIE)
+        fill_team(session, chosen, day or selectors.match_day())
+        return "team_filled", {"bracket": chosen.value}
+    if op == "use":
+        set_team(session, slabs)
+        return "team_used", {}
+    edit_team(session, op, asset_id.strip())
+    return None
 
 
 def _by_value(slab: SlabStats) -> tuple[Decimal, str]:

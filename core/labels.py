@@ -62,6 +62,7 @@ __all__ = [
     "enum_label",
     "label",
     "label_of",
+    "result_text",
     "rule_label",
     "template_label",
 ]
@@ -355,6 +356,23 @@ def enum_label(kind: str, value: object) -> str:
     if enum_cls is None:
         return str(NONE_LABEL) if value is None else str(value)
     return label_of(enum_cls, value)
+
+
+def result_text(result: str | None) -> str:
+    """The result of a match against the bot, the player being side ``a`` (a state's
+    ``result``: ``"a"``, ``"b"``, ``"draw"``; None while it runs). The card match and the
+    slab arena say it alike.
+
+    >>> result_text("a"), result_text("draw")
+    ('You win!', 'A draw.')
+    """
+    if result == "a":
+        return str(_("You win!"))
+    if result == "b":
+        return str(_("The bot wins."))
+    if result == "draw":
+        return str(_("A draw."))
+    return str(_("The match is on."))
 
 
 def rule_label(key: str) -> str:

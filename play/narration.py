@@ -21,7 +21,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from core.labels import label, label_of
+from core.labels import label, label_of, result_text  # result_text: shared with the arena
 from core.narration import Registry, Say
 from engine.match import DECK_ERROR_CODES, EVENT_CODES, ILLEGAL_CODES, Event
 from engine.types import BoostKind, EffectKind, EffectSlot, EndReason, Skill
@@ -50,8 +50,6 @@ EVENTS = Registry("match events", EVENT_CODES)
 REFUSALS = Registry("match refusals", (*ILLEGAL_CODES, *SITE_REFUSALS))
 DECK_ERRORS = Registry("deck errors", (*DECK_ERROR_CODES, *SITE_DECK_ERRORS))
 
-_KINDS: dict[str, str] = {}  # event code → the CSS kind of its log line
-
 
 @dataclass(frozen=True, slots=True)
 class Line:
@@ -64,13 +62,7 @@ class Line:
 
 def _event(*codes: str, kind: str, section: str | None = None) -> Callable[[Say], Say]:
     """Register the sentence of ``codes`` with the CSS kind of their log lines."""
-
-    def decorator(say: Say) -> Say:
-        for code in codes:
-            _KINDS[code] = kind
-        return EVENTS.register(*codes, section=section)(say)
-
-    return decorator
+    return EVENTS.register(*codes, section=section, kind=kind)
 
 
 # ---------------------------------------------------------------------------
@@ -104,17 +96,6 @@ def _boost(p: Mapping[str, Any]) -> str:
 def _actor_boost(p: Mapping[str, Any], boost: BoostKind) -> dict[str, Any]:
     """The sentence parameters of a boost event: who, which boost (its name), the numbers."""
     return {**p, "actor": _actor(p["side"]), "boost": label(boost)}
-
-
-def result_text(result: str | None) -> str:
-    """The result of a match (``"a"``, ``"b"``, ``"draw"``; None while it runs)."""
-    if result == "a":
-        return _("You win!")
-    if result == "b":
-        return _("The bot wins.")
-    if result == "draw":
-        return _("A draw.")
-    return _("The match is on.")
 
 
 def reason_text(reason: str | None, round_limit: int) -> str:
@@ -404,7 +385,8 @@ def narrate(event: Event, *, show_bot_picks: bool = False) -> Line | None:
     side = p.get("side")
     if event.code == "prepare.pick" and side == "b" and not show_bot_picks:
         return None
-    return Line(EVENTS.say(event.code, p), _KINDS[event.code], side)
+    phrase = EVENTS[event.code]
+    return Line(phrase.say(p, None), phrase.kind or "", side)
 
 
 def narrate_all(events: Iterable[Event], *, show_bot_picks: bool = False) -> list[Line]:

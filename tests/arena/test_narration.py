@@ -13,10 +13,20 @@ import pytest
 from django.utils import translation
 
 from arena import narration
-from arena.anchors import SECTIONS
+from arena.anchors import SECTIONS, Section
+from arena.services import TEAM_ERROR_CODES, TeamError
 from engine.arena import EVENT_CODES, ILLEGAL_CODES, Attack, Pass, apply, new_match, opening_events
 from engine.arena_bots import play_match
-from engine.slabs import SLAB_CODES, Slab, SlabMove, slab_stats, stat_book
+from engine.slabs import (
+    SLAB_CODES,
+    Bracket,
+    InvalidTeamError,
+    Slab,
+    SlabMove,
+    slab_stats,
+    stat_book,
+    validate_team,
+)
 from wiki import rendering
 from wiki.importing import CONTENT_DIR, read_sources
 
@@ -25,19 +35,78 @@ LEFTOVER = re.compile(r"%\(|\{\w*\}|\bNone\b")
 CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 
 
+REGISTRIES = (
+    narration.STAT_BOOK,
+    narration.EVENTS,
+    narration.REFUSALS,
+    narration.TEAM_RULES,
+    narration.TEAM_ERRORS,
+    narration.NOTICES,
+)
+
+
 def test_every_code_is_registered_once() -> None:
-    for registry in (narration.STAT_BOOK, narration.EVENTS, narration.REFUSALS):
+    for registry in REGISTRIES:
         assert registry.missing() == [], registry.name
         assert registry.unknown() == [], registry.name
     assert set(narration.STAT_BOOK.codes) == set(SLAB_CODES)
     assert set(narration.EVENTS.codes) == set(EVENT_CODES)
     assert set(narration.REFUSALS.codes) == set(ILLEGAL_CODES)
+    assert set(narration.TEAM_ERRORS.codes) == set(TEAM_ERROR_CODES)
 
 
-def test_every_code_has_a_leagues_section() -> None:
-    for registry in (narration.STAT_BOOK, narration.EVENTS, narration.REFUSALS):
+def test_every_code_has_a_leagues_section_and_a_display_kind() -> None:
+    for registry in REGISTRIES:
         for phrase in registry:
+            assert isinstance(phrase.section, Section), (registry.name, phrase.code)
             assert phrase.section in SECTIONS, (registry.name, phrase.code)
+            if registry is not narration.STAT_BOOK:
+                assert phrase.kind in set(narration.Display), (registry.name, phrase.code)
+    assert narration.EVENTS["slab.ko"].kind is narration.Display.KO
+    assert narration.REFUSALS["swap_used"].kind is narration.Display.ERROR
+
+
+def _team_errors() -> list:
+    """Each team refusal the site words: the site's own and the engine's rules."""
+    samples = {"size": 4, "asset_id": "cc-7", "day": "2026-01-02", "bracket": "rookie"}
+    errors = [
+        TeamError(code, **{k: v for k, v in samples.items() if k != "bracket"})
+        for code in TEAM_ERROR_CODES
+    ]
+    day = Decimal
+    stats = [slab_stats(Slab(f"cc-{i}", "Pup", 9, 2010), day(100)) for i in range(4)]
+    for team in (stats[:3], [stats[0]] * 4, stats, [object()] * 4):
+        with pytest.raises(InvalidTeamError) as info:
+            validate_team(team)
+        errors.append(info.value)
+    cheap = [slab_stats(Slab(f"cc-{i}", "Pup", 9, 2010), day(20)) for i in range(4)]
+    dear = [slab_stats(Slab(f"x-{i}", "X", 9, 2010), day(9000)) for i in range(2)]
+    with pytest.raises(InvalidTeamError) as info:
+        new_match([*dear, *cheap[:2]], cheap, 0, bracket=Bracket.ROOKIE)
+    errors.append(info.value)
+    return errors
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_team_error_reads_in_both_languages(lang: str) -> None:
+    errors = _team_errors()
+    assert {e.code for e in errors if isinstance(e, InvalidTeamError)} == set(
+        narration.TEAM_RULE_CODES
+    )
+    with translation.override(lang):
+        texts = [narration.team_error(error) for error in errors]
+    for text in texts:
+        assert text and not LEFTOVER.search(text), text
+        if lang == "ru":
+            assert CYRILLIC.search(text), text
+    if lang == "en":
+        assert texts[-1] == "Your team is worth $18,040, over the rookie cap of $150."
+        assert texts[-2] == "That team breaks a rule of the arena."
+
+
+def test_an_unknown_team_code_reads_as_the_generic_refusal() -> None:
+    with translation.override("en"):
+        assert narration.team_error(TeamError("nonsense")) == "That is not a change to a team."
 
 
 def _stat_book_steps() -> list:

@@ -100,6 +100,29 @@ def test_team_edits(slabs) -> None:
     assert services.edit_team(session, "clear") == []
 
 
+def test_change_team_fills_uses_and_edits_and_says_what_to_tell(slabs) -> None:
+    session = Session()
+    day = selectors.match_day()
+    done = services.change_team(session, "fill", bracket="open", day=day)
+    assert done == ("team_filled", {"bracket": "open"})
+    team = selectors.session_team_ids(session)
+    assert len(team) == 4 and len(set(team)) == 4
+    assert services.change_team(session, "use", slabs=["cc-1", "cc-2"]) == ("team_used", {})
+    assert selectors.session_team_ids(session) == ["cc-1", "cc-2"]
+    assert services.change_team(session, "add", " cc-3 ") is None
+    assert selectors.session_team_ids(session) == ["cc-1", "cc-2", "cc-3"]
+
+
+def test_fill_team_without_a_fitting_team_is_refused_and_changes_nothing(slabs) -> None:
+    session = Session()
+    services.set_team(session, ["cc-1"])
+    long_ago = selectors.match_day() - dt.timedelta(days=3650)  # no slab had a value then
+    with pytest.raises(services.TeamError) as info:
+        services.fill_team(session, Bracket.OPEN, long_ago)
+    assert info.value.code == "no_team"
+    assert selectors.session_team_ids(session) == ["cc-1"]
+
+
 def test_team_edits_sent_at_once_all_count(slabs) -> None:
     """Issue 26: two requests of one session load it, each adds a slab, each saves. With
     the team in the session the later save dropped the other's addition."""

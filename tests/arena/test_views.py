@@ -489,3 +489,25 @@ def test_a_bad_next_is_ignored(client, slabs) -> None:
     for bad in ("0", "https://evil.example/", "//evil.example/x", "javascript:alert(1)"):
         response = client.post(url("arena:team"), {"op": "clear", "next": bad})
         assert response.status_code == 302 and response["Location"] == url("arena:team"), bad
+
+
+def test_every_arena_view_is_short_and_calls_no_private_service_helper() -> None:
+    """Issue 28: a view reads a form, asks ``arena.pages`` for the page and renders it."""
+    import ast
+    from pathlib import Path
+
+    import arena.views
+
+    tree = ast.parse(Path(arena.views.__file__).read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            body = node.body[1:] if isinstance(node.body[0], ast.Expr) else node.body
+            length = body[-1].end_lineno - body[0].lineno + 1
+            assert length <= 15, f"{node.name} is {length} lines"
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("services", "selectors", "pages", "presenters", "narration")
+        ):
+            assert not node.attr.startswith("_"), f"{node.value.id}.{node.attr}"

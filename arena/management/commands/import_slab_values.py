@@ -11,8 +11,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from arena import importing, selectors, services
-from arena.models import Slab
+from arena import importing, services
 
 MAX_SHOWN = 50
 
@@ -30,17 +29,16 @@ class Command(BaseCommand):
         try:
             rows = importing.read_rows(Path(file))
         except importing.FeedError as exc:
-            raise CommandError("\n".join(exc.problems)) from None
-        known = set(Slab.objects.values_list("asset_id", flat=True))
-        clean, problems = importing.check_rows(rows, known, selectors.match_day())
-        if problems:
-            shown = problems[:MAX_SHOWN]
-            more = len(problems) - len(shown)
+            raise CommandError("\n".join(map(str, exc.problems))) from None
+        try:
+            result = services.import_feed(rows)
+        except importing.FeedError as exc:
+            problems = exc.problems
+            shown = [str(p) for p in problems[:MAX_SHOWN]]
             lines = [f"{len(problems)} problem(s); nothing was imported:", *shown]
-            if more:
-                lines.append(f"… and {more} more.")
-            raise CommandError("\n".join(lines))
-        result = services.import_values(clean)
+            if len(problems) > MAX_SHOWN:
+                lines.append(f"… and {len(problems) - MAX_SHOWN} more.")
+            raise CommandError("\n".join(lines)) from None
         self.stdout.write(
             f"{result.rows} rows: {result.created} created, {result.updated} updated, "
             f"{result.unchanged} unchanged."
