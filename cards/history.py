@@ -165,8 +165,9 @@ def record_card_imports(day: datetime.date, before: Mapping[int, CardSpec]) -> i
     return record_changes(day, before, after, changes)
 
 
-def rules_changes(version: str = RULES_VERSION) -> tuple[why.RulesChange, ...]:
+def rules_changes() -> tuple[why.RulesChange, ...]:
     """The changelog of the engine's rules version, as causes."""
+    version = RULES_VERSION
     return tuple(
         why.RulesChange(version, c.constant, c.before, c.after) for c in RULES_CHANGELOG
     ) or (why.RulesChange(version, "", "", ""),)
