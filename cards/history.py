@@ -13,8 +13,9 @@ Service functions (plain calls a task can make, each in one transaction):
 * ``fingerprint(spec)``: the SHA-256 of the canonical JSON of a card's engine inputs and
   the rules version, so two sites can check they derived from the same data.
 
-A dated value holds from its date until the next one; before a value's first record,
-and from today on, the collection's current value is the one used.
+A dated value holds from its date until the next one (a value's first import also records
+the value it replaced, dated ``cards.market.EPOCH``); a value without records, and every
+value from today on, is the collection's current one.
 """
 
 from __future__ import annotations

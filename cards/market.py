@@ -37,6 +37,9 @@ __all__ = ["CSV_COLUMNS", "MarketImportError", "MarketResult", "Problem", "impor
 
 CSV_COLUMNS: tuple[str, ...] = ("date", "slot", "attribute", "card", "supply", "getgems_rank")
 MAX_ROWS = 1_000_000
+# The date of a value the collection held before its first dated record (written with
+# that record): from then on, until the record's date.
+EPOCH = datetime.date(1970, 1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +346,11 @@ def record_market_day(
     }
     if not supply_now and not rank_now:
         return result
+    # A first record: the value it replaces held before it (since the epoch, as known).
+    baseline_supply = [(pk, current_supply[pk]) for pk in supply_now if pk not in newest_supply]
+    baseline_rank = [(pk, current_rank[pk]) for pk in rank_now if pk not in newest_rank]
+    _upsert(SupplyRecord, "attribute_id", "supply", baseline_supply, EPOCH)
+    _upsert(RankRecord, "card_id", "getgems_rank", baseline_rank, EPOCH)
     touched = services.cards_affected_by_attributes(supply_now) | set(rank_now)
     before = history.load_specs(touched)
     services.set_columns(Attribute, ("supply",), [(pk, (v,)) for pk, v in supply_now.items()])

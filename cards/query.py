@@ -42,6 +42,7 @@ cards.query.QueryError: unknown_field
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import re
 from collections.abc import Callable, Iterator
@@ -49,6 +50,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Union
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -346,6 +348,7 @@ class Query:
 
     root: Node | None = None
     sort: str = DEFAULT_SORT
+    as_of: datetime.date | None = None  # as:YYYY-MM-DD: the collection as it was that day
 
     @property
     def terms(self) -> tuple[Term, ...]:
@@ -497,6 +500,7 @@ class _Parser:
         self.tokens = tokens
         self.index = 0
         self.sort = DEFAULT_SORT
+        self.as_of: datetime.date | None = None
         self.leaves = 0
         self.words = 0
 
@@ -517,7 +521,7 @@ class _Parser:
                 _("This “)” closes nothing: remove it, or add a “(” before what it should close."),
                 extra.start,
             )
-        return Query(root, self.sort)
+        return Query(root, self.sort, self.as_of)
 
     def or_expr(self, depth: int) -> Node | None:
         parts: list[Node] = []
@@ -697,6 +701,9 @@ class _Parser:
                 )
             self.sort = _parse_sort(value, token)
             return None
+        if name == "as":
+            self.as_of = _parse_day(value, token, negated or bool(depth))
+            return None
         if name in ("is", "not", "has"):
             return self.fact(token, name, op, value)
         spec = FIELD_BY_NAME.get(name)
@@ -754,6 +761,25 @@ class _Parser:
         self.count(token, word=False)
         term = Term("has" if name == "has" else "is", "=", key, token.start)
         return Not(term) if name == "not" else term
+
+
+def _parse_day(value: str, token: _Token, nested: bool) -> datetime.date:
+    """``as:YYYY-MM-DD``: a day not in the future, for the whole search."""
+    length = token.end - token.start
+    if nested:
+        message = _("as: applies to the whole search: write it once, outside “-” and parentheses.")
+        raise _error("bad_as", message, token.start, length)
+    try:
+        day = datetime.date.fromisoformat(value) if len(value) == 10 else None
+    except ValueError:
+        day = None
+    if day is None:
+        message = _("“%(value)s” is not a date: write as:YYYY-MM-DD, as in as:2026-01-31.")
+        raise _error("bad_as", message % {"value": value}, token.start, length)
+    if day > timezone.localdate():
+        message = _("%(day)s is in the future: as: shows the collection as it was.")
+        raise _error("bad_as", message % {"day": value}, token.start, length)
+    return day
 
 
 def _unquote(value: str) -> str:

@@ -116,7 +116,8 @@ def test_a_card_as_of_a_day_wears_that_days_market_data(ranked):
     spec = card_spec(7)
     assert spec.getgems_rank == 3
     assert history.card_as_of(spec, YESTERDAY).getgems_rank == 3
-    assert history.card_as_of(spec, YESTERDAY - datetime.timedelta(days=1)).getgems_rank == 3
+    # Before its first record, the rank it replaced (6).
+    assert history.card_as_of(spec, YESTERDAY - datetime.timedelta(days=1)).getgems_rank == 6
     import_market(
         json.dumps(
             [

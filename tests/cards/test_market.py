@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from cards.market import MarketImportError, import_market
+from cards.market import EPOCH, MarketImportError, import_market
 from cards.models import Attribute, Card, CardChange, RankRecord, SupplyRecord
 
 from .conftest import make_card
@@ -41,7 +41,9 @@ def test_a_supply_row_changes_the_card_and_records_why(legend):
     legend.refresh_from_db()
     assert legend.rarity == "epic"
     assert Attribute.objects.get(name="Axe").supply == 4
-    assert SupplyRecord.objects.get().supply == 4
+    assert SupplyRecord.objects.get(date=DAY).supply == 4
+    # The value it replaced held before it: a record of it from the epoch.
+    assert SupplyRecord.objects.get(date=EPOCH).supply == 3
     change = CardChange.objects.get(card=legend, field="rarity")
     assert (change.date.isoformat(), change.before, change.after) == (DAY, "legendary", "epic")
     assert change.tier_change
@@ -65,7 +67,7 @@ def test_repeating_a_file_changes_nothing(legend):
     again = import_market(text)
     assert again.changes == 0 and again.cards_derived == 0
     assert CardChange.objects.count() == count
-    assert SupplyRecord.objects.count() == 1
+    assert SupplyRecord.objects.count() == 2
 
 
 def test_a_rank_row_and_a_null_rank(legend):
@@ -76,6 +78,7 @@ def test_a_rank_row_and_a_null_rank(legend):
     legend.refresh_from_db()
     assert legend.getgems_rank is None
     assert list(RankRecord.objects.order_by("date").values_list("getgems_rank", flat=True)) == [
+        300,
         40,
         None,
     ]
