@@ -57,7 +57,7 @@ _FACT = {
 _SUPPLY_TERMS = frozenset({"supply", *SUPPLY_FIELDS})
 # Recorded field → stored columns (engine.causes.FIELDS).
 _COLUMNS = ("rarity", "role", "skill_affinity", "active_skill", "energy_cost", "atk", "hp")
-_COLUMNS += ("defense", "ability", "getgems_rank")
+_COLUMNS += ("defense", "ability", "getgems_rank", "starter")
 
 
 def _asks_supply(query: Query) -> bool:

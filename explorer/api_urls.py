@@ -9,5 +9,6 @@ app_name = "api"
 urlpatterns = [
     path("cards", api.card_search, name="card-search"),
     path("cards/<int:token>", api.card_breakdown, name="card-breakdown"),
+    path("cards/<int:token>/history", api.card_history, name="card-history"),
     path("bulk/cards.json", api.bulk_cards, name="bulk-cards"),
 ]
