@@ -131,3 +131,18 @@ def test_a_card_as_of_a_day_wears_that_days_market_data(ranked):
     )
     assert history.card_as_of(spec, YESTERDAY - datetime.timedelta(days=1)).getgems_rank == 50
     assert history.card_as_of(spec, YESTERDAY).getgems_rank == 3
+
+
+def test_the_demo_market_history_gives_real_timelines(db):
+    from cards.models import SupplyRecord
+
+    call_command("generate_collection", size=120, seed=11, stdout=StringIO())
+    out = StringIO()
+    call_command("generate_market_history", days=30, seed=3, stdout=out)
+    assert "30 days" in out.getvalue()
+    days = set(SupplyRecord.objects.exclude(date__year=1970).values_list("date", flat=True))
+    assert len(days) == 30 and max(days) < datetime.date.today()
+    assert CardChange.objects.filter(field="rarity").exists()
+    # Each change's causes are market data of its own day.
+    change = CardChange.objects.filter(field="rarity").first()
+    assert change.causes and all(c["kind"] == "market" for c in change.causes)
