@@ -101,9 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--share", type=float, default=0.10)
     parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="keep the generated database at this path"
+    )
     args = parser.parse_args(argv)
 
-    from bench.harness import django_on_a_copy
+    from bench.harness import copy_sqlite, django_on_a_copy
 
     if args.database is not None and args.database.exists():
         with django_on_a_copy(args.database, "codex-market-"):
@@ -117,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             call_command("generate_collection", size=args.size, verbosity=0)
             print(f"({args.size:,} cards generated in {time.perf_counter() - started:.0f} s)")
+            if args.keep is not None:
+                copy_sqlite(db, args.keep)
             measure(args.share, args.seed)
     return 0
 

@@ -31,6 +31,7 @@ from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
+from core.memo import memo
 from engine import causes as why
 from engine.data import RULES_CHANGELOG, RULES_VERSION
 from engine.derive import derive
@@ -274,13 +275,19 @@ def card_as_of(spec: CardSpec, day: datetime.date) -> CardSpec:
     return spec_as_of(spec, day, ids)
 
 
-def fingerprint(spec: CardSpec) -> str:
+def english_combos() -> tuple:
+    """Every combo named in English: one query per collection version and process."""
+    return memo("cards:combos:en", ("cards",), combo_specs)
+
+
+def fingerprint(spec: CardSpec, *, combos: tuple | None = None) -> str:
     """The SHA-256 of the canonical JSON of a card's engine inputs and the rules version.
 
     Canonical: keys sorted, no spaces, UTF-8, combos named in English (whatever the
-    page's language), so the same data gives the same digest on any site.
+    page's language: ``combos`` when the caller keeps them), so the same data gives the
+    same digest on any site.
     """
-    english = dataclasses.replace(spec, combos=combo_specs())
+    english = dataclasses.replace(spec, combos=english_combos() if combos is None else combos)
     payload = {"card": card_to_json(english), "rules_version": RULES_VERSION}
     text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -21,7 +21,6 @@ from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
-from cards import history
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
 from cards.query import describe
@@ -103,7 +102,7 @@ def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
         "burned_stickers": spec.burned_stickers,
         **_card_links(request, spec.token),
         "as_of": dated.day.isoformat() if dated is not None else None,
-        "inputs_sha256": history.fingerprint(spec),
+        "inputs_sha256": timeline.inputs_sha256(spec),
         "rules_version": RULES_VERSION,
     }
     return json_text(breakdown_json(derive(spec), head=head))

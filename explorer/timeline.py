@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.paginator import Page, Paginator
 from django.urls import reverse
+from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -25,6 +26,8 @@ from core.labels import NONE_LABEL, card_title, label_of, template_label
 from engine.causes import FIELDS
 from engine.data import RULES_VERSION
 from engine.types import CardSpec, EffectKind, EffectSlot, Rarity, Role, Skill, Slot
+
+from . import selectors
 
 __all__ = [
     "AsOf",
@@ -192,7 +195,14 @@ class Fingerprint:
 
 
 def fingerprint(card: CardSpec) -> Fingerprint:
-    return Fingerprint(history.fingerprint(card), RULES_VERSION)
+    return Fingerprint(inputs_sha256(card), RULES_VERSION)
+
+
+def inputs_sha256(card: CardSpec) -> str:
+    """``cards.history.fingerprint`` with the combos the English pages keep (no query)."""
+    with translation.override("en"):
+        english = selectors.combos()
+    return history.fingerprint(card, combos=english)
 
 
 @dataclass(frozen=True, slots=True)
