@@ -15,6 +15,7 @@ lists serve gunicorn (bench/run_bench.py) and the test client (bench/profile_pag
 
 from __future__ import annotations
 
+import datetime
 import random
 import re
 import sqlite3
@@ -78,6 +79,11 @@ def wiki_words(db: Path) -> list[str]:
     return found
 
 
+def _as_of(token: int, days_back: int) -> str:
+    day = datetime.date.today() - datetime.timedelta(days=1 + days_back % 30)
+    return f"/en/cards/{token}/?as={day.isoformat()}"
+
+
 def cold_endpoints(db: Path) -> list[Endpoint]:
     """Every HTML and API endpoint that a page cache could answer, as cycles of addresses."""
     tokens = [t for (t,) in _rows(db, "SELECT token FROM cards_card ORDER BY token")]
@@ -125,6 +131,13 @@ def cold_endpoints(db: Path) -> list[Endpoint]:
             )
         )
         out.append(Endpoint("API /api/cards/<t>", n, lambda i: (f"/api/cards/{tokens[i % n]}", ())))
+        # A card's history (issue 29), and the card as it was on each of the last 30 days.
+        out.append(
+            Endpoint("card history", n, lambda i: (f"/en/cards/{tokens[i % n]}/history/", ()))
+        )
+        out.append(
+            Endpoint("card page ?as=", n * 30, lambda i: (_as_of(tokens[i % n], i // n), ()))
+        )
     out.append(
         Endpoint(
             "API /api/cards?q=",

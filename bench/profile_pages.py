@@ -34,6 +34,8 @@ sys.path.insert(0, str(ROOT))
 #: In-process CPU of a first view as a multiple of /healthz's in the same run (issue 27).
 BUDGETS = {
     "card page": 40,
+    "card history": 40,  # issue 29: within the card page's own budget
+    "card page ?as=": 40,
     "what-if (htmx)": 30,
     "card list ?q=": 25,
     "wiki search": 30,

@@ -376,6 +376,29 @@ def engine_figures(budget: Budget) -> list[tuple[str, str]]:
     return out
 
 
+def market_figures(scale_db: Path | None, note: str) -> list[str]:
+    """Recording a day's market import touching 10 % of the large collection (≤ 30 s)."""
+    if scale_db is None:
+        return [f"n/a: {note}"]
+    try:
+        result = subprocess.run(
+            [PYTHON, str(ROOT / "bench" / "bench_market.py"), "--database", str(scale_db)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+    except subprocess.TimeoutExpired:
+        return ["n/a (took over 180 s)"]
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    if result.returncode != 0:
+        return [
+            f"n/a (exit {result.returncode}: {(result.stderr or '').strip().splitlines()[-1:]})"
+        ]
+    return lines[-2:]
+
+
 # --- the list page at 100,000 cards --------------------------------------------------------
 
 
@@ -653,6 +676,11 @@ def main(argv: list[str] | None = None) -> int:
         from bench.bench_collection import explorer_section
 
         for line in explorer_section([("1,000", db), (f"{args.size:,}", scale_db)]):
+            say(f"- {line}")
+        say()
+        say(f"## A day's market import at {args.size:,} cards (bench_market.py, issue 29)")
+        say()
+        for line in market_figures(scale_db, scale_note):
             say(f"- {line}")
     say()
     say(f"Total bench time: {TOTAL_BUDGET - budget.left():.0f} s")

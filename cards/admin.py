@@ -12,8 +12,10 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.urls import path
 from django.utils.translation import gettext_lazy as _
 from modeltranslation.admin import TabbedTranslationAdmin
 
@@ -24,7 +26,17 @@ from engine.rarity import format_score, tier_of
 from engine.types import Slot
 
 from .forms import parse_token
-from .models import EQUIPPED_FIELDS, Attribute, Card, Combo
+from .market import MarketImportError, import_market
+from .models import (
+    EQUIPPED_FIELDS,
+    Attribute,
+    Card,
+    CardChange,
+    Combo,
+    RankRecord,
+    RulesVersion,
+    SupplyRecord,
+)
 from .specs import DERIVED_FIELDS, derive_card
 
 # The engine-derived columns staff may read but never edit (the rank is rarity's sort key).
@@ -265,3 +277,93 @@ class ComboAdmin(TranslationTabsMedia, TabbedTranslationAdmin):
         if not attributes:
             return 0
         return Card.objects.filter(**{f"{a.slot}_id": a.id for a in attributes}).count()
+
+
+# ---------------------------------------------------------------------------
+# Market data by day, rules versions and recorded changes
+
+
+class MarketImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Market data file"),
+        help_text=_(
+            "A JSON list of rows, or CSV with the columns "
+            "date,slot,attribute,card,supply,getgems_rank."
+        ),
+    )
+
+
+class _ReadOnly(admin.ModelAdmin):
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(SupplyRecord)
+class SupplyRecordAdmin(_ReadOnly):
+    """Supply by day; "Import market data" reads a file as ``manage.py import_market``."""
+
+    list_display = ("attribute", "date", "supply")
+    list_select_related = ("attribute",)
+    date_hierarchy = "date"
+    search_fields = ("attribute__name",)
+    change_list_template = "admin/cards/market_change_list.html"
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.import_view)
+        return [path("import/", view, name="cards_market_import"), *super().get_urls()]
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload a market data file: every row checked, then all written or none."""
+        if not self.has_view_permission(request) or not request.user.has_perm(
+            "cards.change_attribute"
+        ):
+            return HttpResponse(status=403)
+        form = MarketImportForm(request.POST or None, request.FILES or None)
+        problems: list[str] = []
+        if request.method == "POST" and form.is_valid():
+            try:
+                result = import_market(form.cleaned_data["file"].read())
+            except MarketImportError as failure:
+                problems = [str(p) for p in failure.problems[:200]]
+            else:
+                messages.success(
+                    request,
+                    _("%(rows)d rows imported; %(changes)d card changes recorded.")
+                    % {"rows": result.supply_rows + result.rank_rows, "changes": result.changes},
+                )
+                return redirect("admin:cards_supplyrecord_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.opts,
+            "title": _("Import market data"),
+            "form": form,
+            "problems": problems,
+        }
+        return render(
+            request, "admin/cards/market_import.html", context, status=400 if problems else 200
+        )
+
+
+@admin.register(RankRecord)
+class RankRecordAdmin(_ReadOnly):
+    list_display = ("card", "date", "getgems_rank")
+    list_select_related = ("card",)
+    date_hierarchy = "date"
+    search_fields = ("=card__token",)
+
+
+@admin.register(RulesVersion)
+class RulesVersionAdmin(_ReadOnly):
+    list_display = ("version", "deployed_at")
+
+
+@admin.register(CardChange)
+class CardChangeAdmin(_ReadOnly):
+    list_display = ("card", "date", "field", "before", "after", "tier_change")
+    list_filter = ("field", "tier_change")
+    list_select_related = ("card",)
+    date_hierarchy = "date"
+    search_fields = ("=card__token",)

@@ -431,3 +431,115 @@ class DerivationStamp(models.Model):
 
     def __str__(self) -> str:
         return self.fingerprint[:12]
+
+
+# ---------------------------------------------------------------------------
+# Market data by day, rules versions and the changes they made (cards.market,
+# cards.history). A dated value holds from its date until the next one.
+
+
+class SupplyRecord(models.Model):
+    """An attribute's supply (print count) from ``date`` on, until its next record."""
+
+    attribute = models.ForeignKey(
+        Attribute,
+        on_delete=models.CASCADE,
+        related_name="supply_records",
+        verbose_name=_("attribute"),
+    )
+    date = models.DateField(_("date"))
+    supply = models.PositiveIntegerField(_("supply"))
+
+    class Meta:
+        verbose_name = _("supply record")
+        verbose_name_plural = _("supply records")
+        ordering = ["attribute", "date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["attribute", "date"], name="cards_supplyrecord_attribute_date_uniq"
+            ),
+            models.CheckConstraint(
+                condition=Q(supply__gte=1), name="cards_supplyrecord_supply_gte_1"
+            ),
+        ]
+        indexes = [models.Index(fields=["date"], name="cards_supplyrec_date_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.attribute_id} {self.date}: {self.supply}"
+
+
+class RankRecord(models.Model):
+    """A card's GetGems rank from ``date`` on (empty: no rank), until its next record."""
+
+    card = models.ForeignKey(
+        Card, on_delete=models.CASCADE, related_name="rank_records", verbose_name=_("card")
+    )
+    date = models.DateField(_("date"))
+    getgems_rank = models.PositiveIntegerField(_("GetGems rank"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("rank record")
+        verbose_name_plural = _("rank records")
+        ordering = ["card", "date"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["card", "date"], name="cards_rankrecord_card_date_uniq"
+            ),
+            models.CheckConstraint(
+                condition=Q(getgems_rank__isnull=True) | Q(getgems_rank__gte=1),
+                name="cards_rankrecord_rank_gte_1",
+            ),
+        ]
+        indexes = [models.Index(fields=["date"], name="cards_rankrec_date_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.card_id} {self.date}: {self.getgems_rank}"
+
+
+class RulesVersion(models.Model):
+    """A version of the rules (``engine.data.RULES_VERSION``) and when it was deployed."""
+
+    version = models.CharField(_("version"), max_length=40, unique=True)
+    deployed_at = models.DateTimeField(_("deployed at"), auto_now_add=True)
+    changelog = models.JSONField(_("changelog"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("rules version")
+        verbose_name_plural = _("rules versions")
+        ordering = ["-deployed_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.version
+
+
+class CardChange(models.Model):
+    """One field of a card that changed on ``date``, from ``before`` to ``after``, and why.
+
+    ``causes`` is a list of ``engine.causes`` cause objects (``{"kind": "market" | "card"
+    | "rules", …}``). ``tier_change`` marks a change of rarity (the changes page lists
+    those first).
+    """
+
+    card = models.ForeignKey(
+        Card, on_delete=models.CASCADE, related_name="changes", verbose_name=_("card")
+    )
+    date = models.DateField(_("date"))
+    field = models.CharField(_("field"), max_length=20)
+    before = models.JSONField(_("before"), null=True)
+    after = models.JSONField(_("after"), null=True)
+    causes = models.JSONField(_("causes"), default=list)
+    tier_change = models.BooleanField(_("tier change"), default=False)
+
+    class Meta:
+        verbose_name = _("card change")
+        verbose_name_plural = _("card changes")
+        ordering = ["card", "date", "id"]
+        indexes = [
+            models.Index(fields=["card", "date"], name="cards_change_card_date_idx"),
+            models.Index(
+                F("date").desc(), F("tier_change").desc(), "card", name="cards_change_day_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card_id} {self.date} {self.field}"

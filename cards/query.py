@@ -42,6 +42,7 @@ cards.query.QueryError: unknown_field
 
 from __future__ import annotations
 
+import datetime
 import difflib
 import re
 from collections.abc import Callable, Iterator
@@ -49,6 +50,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Union
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -417,6 +419,7 @@ class Query:
 
     root: Node | None = None
     sort: str = DEFAULT_SORT
+    as_of: datetime.date | None = None  # as:YYYY-MM-DD: the collection as it was that day
     #: What the search read but ignored, said on the page and in the API (issue 30).
     warnings: tuple[QueryWarning, ...] = field(default=(), compare=False)
 
@@ -573,6 +576,7 @@ class _Parser:
         self.tokens = tokens
         self.index = 0
         self.sort = DEFAULT_SORT
+        self.as_of: datetime.date | None = None
         self.leaves = 0
         self.words = 0
         self.warnings: list[QueryWarning] = []
@@ -595,7 +599,12 @@ class _Parser:
                 _("This “)” closes nothing: remove it, or add a “(” before what it should close."),
                 extra.start,
             )
-        return Query(root, self.sort, tuple(sorted(self.warnings, key=lambda w: w.position)))
+        return Query(
+            root,
+            self.sort,
+            as_of=self.as_of,
+            warnings=tuple(sorted(self.warnings, key=lambda w: w.position)),
+        )
 
     def warn(self, code: str, message: str, token: _Token) -> None:
         self.warnings.append(QueryWarning(code, message, token.start, token.end - token.start))
@@ -800,6 +809,9 @@ class _Parser:
                 )
             self.sort, self.sort_token = sort, token
             return None
+        if name == "as":
+            self.as_of = _parse_day(value, token, negated or bool(depth))
+            return None
         if name in ("is", "not", "has"):
             return self.fact(token, name, op, value)
         spec = FIELD_BY_NAME.get(name)
@@ -857,6 +869,25 @@ class _Parser:
         self.count(token, word=False)
         term = Term("has" if name == "has" else "is", "=", key, token.start)
         return Not(term) if name == "not" else term
+
+
+def _parse_day(value: str, token: _Token, nested: bool) -> datetime.date:
+    """``as:YYYY-MM-DD``: a day not in the future, for the whole search."""
+    length = token.end - token.start
+    if nested:
+        message = _("as: applies to the whole search: write it once, outside “-” and parentheses.")
+        raise _error("bad_as", message, token.start, length)
+    try:
+        day = datetime.date.fromisoformat(value) if len(value) == 10 else None
+    except ValueError:
+        day = None
+    if day is None:
+        message = _("“%(value)s” is not a date: write as:YYYY-MM-DD, as in as:2026-01-31.")
+        raise _error("bad_as", message % {"value": value}, token.start, length)
+    if day > timezone.localdate():
+        message = _("%(day)s is in the future: as: shows the collection as it was.")
+        raise _error("bad_as", message % {"day": value}, token.start, length)
+    return day
 
 
 def _unquote(value: str) -> str:

@@ -18,6 +18,7 @@ from engine.stats import compute_effects
 from engine.types import Rarity
 
 from . import search_index
+from .asof import as_of_condition
 from .models import RARITY_RANK, Attribute, Card, Combo
 from .query import (
     SLOT_FIELDS,
@@ -328,6 +329,8 @@ def search_cards(query: Query | str, *, starters: bool = False) -> QuerySet[Card
     if isinstance(query, str):
         query = parse(query)
     condition = catalogue_condition(query) if not starters else condition_of(query)
+    if query.as_of is not None:  # as:YYYY-MM-DD, the collection as it was that day
+        condition = as_of_condition(query, condition)
     return Card.objects.filter(condition).order_by(*order_of(query))
 
 
@@ -340,7 +343,7 @@ def search_count(query: Query, found: QuerySet[Card], *, starters: bool = False)
     kept in the cache per collection version: a count does not change with the sort, the
     display or the page, and at 100,000 cards a broad search's count reads tens of
     thousands of index entries (3–5 ms) again for every page, sort and display of it."""
-    parts = (repr((query.root, starters)),)
+    parts = (repr((query.root, starters, query.as_of)),)
     return shared("explorer:count", ("cards",), parts, found.count, COUNT_SECONDS)
 
 

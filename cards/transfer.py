@@ -53,7 +53,7 @@ from engine.types import (
     Slot,
 )
 
-from . import services
+from . import history, services
 from .messages import invalid_card_message
 from .models import EQUIPPED_FIELDS, Attribute, Card, Combo, allocate_attribute_ids
 from .specs import DERIVED_FIELDS, combo_specs, derived_fields, iter_card_specs
@@ -563,6 +563,7 @@ class _Plan:
     new_cards: _Statement | None = None
     new_owned: dict[int, list[int]] = field(default_factory=dict)  # token → attribute ids
     after: list[_Statement] = field(default_factory=list)  # derived fields of other cards
+    inputs_before: dict[int, CardSpec] = field(default_factory=dict)  # changed cards, for history
 
     @property
     def writes(self) -> bool:
@@ -580,6 +581,8 @@ def import_collection(text: str | bytes, *, update_attributes: bool = False) -> 
     for _attempt in range(PLAN_ATTEMPTS):
         plan = _plan(parsed, problems, update_attributes)
         if _write(plan):
+            if plan.inputs_before:  # what each changed card equips or owns: its history
+                history.record_card_imports(history.today(), plan.inputs_before)
             return plan.result
     raise ImportBusy(
         _("the collection changed while the file was being checked; nothing was imported")
@@ -693,6 +696,7 @@ def _plan(parsed: ParsedCollection, problems: list[Problem], update_attributes: 
     updated = _plan_attributes(plan, parsed, catalogue, ids)
     combos, touched = _plan_combos(plan, parsed, ids)
     rederived = _plan_cards(plan, parsed, ids, combos)
+    plan.inputs_before = history.load_specs(rederived)
     affected = services.cards_affected_by_attributes(ids[key] for key in updated)
     affected |= services.cards_affected_by_combo(touched)
     _plan_derived(plan, affected - rederived, updated, combos)

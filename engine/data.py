@@ -33,6 +33,26 @@ from engine.types import (
 )
 
 # ---------------------------------------------------------------------------
+# Rules version: named so that two sites can say which rules they derived with, and a
+# deployment can record when the rules changed (cards.history, on ``manage.py recompute``).
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChange:
+    """One constant of this module changed by a rules version: its name, from, to."""
+
+    constant: str
+    before: str
+    after: str
+
+
+# The rules' version: raise it with every change of a number above or below.
+RULES_VERSION: Final = "1.0"
+
+# What RULES_VERSION changed against the version before it (empty for the first).
+RULES_CHANGELOG: Final[tuple[RuleChange, ...]] = ()
+
+# ---------------------------------------------------------------------------
 # §1 Attribute tiers
 
 

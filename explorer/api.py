@@ -31,11 +31,12 @@ from core.api import absolute, api_view, error_response, json_response, json_tex
 from core.cache import cached_page
 from core.context_processors import site_origin
 from core.links import token_path_parts
+from engine.data import RULES_VERSION
 from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
 
-from . import bulk
-from .forms import ApiExplainForm, ApiSearchForm, first_error, message_of
+from . import bulk, timeline
+from .forms import ApiExplainForm, ApiSearchForm, AsOfForm, first_error, message_of
 from .selectors import attribute_catalogue, combos, list_rows
 from .why import why
 
@@ -74,17 +75,23 @@ def _card_links(request: HttpRequest, token: int) -> dict[str, str]:
 
 
 @api_view(key="card")
-@cached_page(depends_on=("cards",), etag=True)
+@cached_page(depends_on=("cards",), params=("as",), etag=True, variants=False)
 def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
-    """A card: its facts and links at the top, then its whole breakdown."""
+    """A card: its facts and links at the top, then its whole breakdown; ``?as=`` a past
+    day derives it from that day's market data."""
     if token > MAX_TOKEN:
         return error_response(404, "not_found", _("There is no card with that token."))
+    as_of = AsOfForm(request.GET)
+    if not as_of.is_valid():
+        return error_response(400, "bad_date", as_of.message())
     try:
         spec = card_spec(token, combos=combos())
     except Card.DoesNotExist:
         return error_response(
             404, "not_found", _("There is no card #%(token)s.") % {"token": token}
         )
+    dated = timeline.as_of(spec, as_of.day())
+    spec = dated.card if dated is not None else spec
     card = card_to_json(spec)
     head = {
         "object": "card",
@@ -96,8 +103,23 @@ def card_breakdown(request: HttpRequest, token: int) -> HttpResponse:
         "getgems_rank": spec.getgems_rank,
         "burned_stickers": spec.burned_stickers,
         **_card_links(request, spec.token),
+        "as_of": dated.day.isoformat() if dated is not None else None,
+        "inputs_sha256": timeline.inputs_sha256(spec),
+        "rules_version": RULES_VERSION,
     }
     return json_text(breakdown_json(derive(spec), head=head))
+
+
+@api_view(key="card-history")
+@cached_page(depends_on=("cards",), etag=True)
+def card_history(request: HttpRequest, token: int) -> HttpResponse:
+    """A card's recorded changes, newest first, each with its causes."""
+    found = timeline.card_history_json(token) if token <= MAX_TOKEN else None
+    if found is None:
+        return error_response(
+            404, "not_found", _("There is no card #%(token)s.") % {"token": token}
+        )
+    return json_response(found)
 
 
 def _card_summary(links: Callable[[int], dict[str, str]], row: dict[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """The card API described for ``/api/`` and ``/<lang>/api/`` (``core.api`` registry).
 
 >>> [e.key for e in ENDPOINTS]
-['card-search', 'card', 'card-explain', 'bulk-cards']
+['card-search', 'card', 'card-explain', 'card-history', 'bulk-cards']
 """
 
 from __future__ import annotations
@@ -139,6 +139,43 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             Field("next_tier", _("What would lift it one rarity higher, or null.")),
             Field("wardrobe_score", _("The wardrobe score (a string), or null.")),
             Field("trace", _("Every step of the derivation: code, params, value.")),
+            Field(
+                "inputs_sha256",
+                _(
+                    "The SHA-256 of the canonical JSON of the engine inputs and the rules "
+                    "version: two sites with the same digest derived from the same data."
+                ),
+            ),
+            Field("rules_version", _("The version of the rules the card was derived with.")),
+            Field("as_of", _("The day asked with ?as=, or null for today.")),
+        ),
+        params=(
+            Param(
+                "as",
+                _("A past day, YYYY-MM-DD: the card as derived from that day's market data."),
+                "2026-11-30",
+            ),
+        ),
+        errors=((400, "bad_date"), (404, "not_found")),
+    ),
+    Endpoint(
+        key="card-history",
+        path="/api/cards/<token>/history",
+        summary=_(
+            "Every recorded change of a card, newest first: the day, the field (rarity, "
+            "role, skill, active_skill, template, stats, effects, energy_cost), before, after "
+            "and its causes (market: a supply or the rank; card: a slot or an owned "
+            "attribute; rules: a version and a constant)."
+        ),
+        example="/api/cards/26/history",
+        example_response=(
+            '{"token": 26, "changes": [{"date": "2026-11-30", "field": "rarity", "before": '
+            '"legendary", "after": "epic", "causes": [{"kind": "market", "what": "supply", '
+            '"slot": "paw", "attribute": "Rusty Ring", "before": 3, "after": 4}]}, …]}'
+        ),
+        fields=(
+            Field("token", _("The card's token.")),
+            Field("changes", _("Its changes, newest first: date, field, before, after, causes.")),
         ),
         errors=((404, "not_found"),),
     ),

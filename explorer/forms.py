@@ -8,11 +8,13 @@ language, never a 500. Views ask a form, never ``request.GET`` itself.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Mapping
 from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -34,10 +36,13 @@ from .whatif import MAX_BURNED, MAX_RANK, PARAMS, SLOTS, UNSET, Catalogue, WhatI
 __all__ = [
     "AdvancedSearchForm",
     "ApiSearchForm",
+    "AsOfForm",
     "CardListForm",
     "CardRefField",
+    "ChangesForm",
     "CompareForm",
     "RandomCardForm",
+    "SearchFeedForm",
     "SiteSearchForm",
     "WhatIfForm",
     "first_error",
@@ -591,3 +596,65 @@ class WhatIfForm(forms.Form):
         if name == "rank":  # empty is an answer: no rank
             return "" if value is None else str(value)
         return as_is if value in (None, "") else str(value)
+
+
+# ---------------------------------------------------------------------------
+# A card's history: ?as=YYYY-MM-DD, the changes' pages and the search feed
+
+
+class DayField(forms.CharField):
+    """A day written YYYY-MM-DD, not after today (``code``: ``bad_date``)."""
+
+    def clean(self, value: Any) -> datetime.date | None:
+        text = (super().clean(value) or "").strip()
+        if not text:
+            return None
+        try:
+            day = datetime.date.fromisoformat(text) if len(text) == 10 else None
+        except ValueError:
+            day = None
+        if day is None:
+            raise ValidationError(
+                _("“%(value)s” is not a date: write it as YYYY-MM-DD, as in 2026-01-31."),
+                code="bad_date",
+                params={"value": shorten(text, 40)},
+            )
+        if day > timezone.localdate():
+            raise ValidationError(
+                _("%(day)s is in the future: a card can be shown as it was, not as it will be."),
+                code="bad_date",
+                params={"day": text},
+            )
+        return day
+
+
+class AsOfForm(forms.Form):
+    """``?as=YYYY-MM-DD`` on a card's page and its JSON: the card as derived that day."""
+
+    def __init__(self, data: Mapping[str, Any] | None = None) -> None:
+        super().__init__(data)
+        self.fields["as"] = DayField(required=False)
+
+    def day(self) -> datetime.date | None:
+        return self.cleaned_data.get("as") if self.is_valid() else None
+
+    def message(self) -> str:
+        error = first_error(self)
+        return message_of(error) if error is not None else ""
+
+
+class ChangesForm(forms.Form):
+    """``/changes/?page=<n>``: a page number that is not one shows the first page."""
+
+    page = AsciiIntegerField(required=False, min_value=1, signed=False)
+
+    def page_number(self) -> int:
+        if self.is_valid():
+            return min(self.cleaned_data.get("page") or 1, 10**6)
+        return 1
+
+
+class SearchFeedForm(forms.Form):
+    """``/changes/search.atom?q=<query>``: the cards entering and leaving a search."""
+
+    q = QueryField()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import feeds, views
 
 app_name = "explorer"
 urlpatterns = [
@@ -13,6 +13,10 @@ urlpatterns = [
     path("cards/why/", views.card_why, name="card-why"),
     path("cards/<int:token>/", views.card_detail, name="card-detail"),
     path("cards/<int:token>/paths/", views.card_paths, name="card-paths"),
+    path("cards/<int:token>/history/", views.card_history, name="card-history"),
+    path("changes/", views.changes, name="changes"),
+    path("changes/feed.atom", feeds.ChangesFeed(), name="changes-feed"),
+    path("changes/search.atom", feeds.search_feed, name="search-feed"),
     path("cards/<int:token>/picture.svg", views.card_picture, name="card-picture"),
     path("cards/<int:token>/preview.png", views.card_preview_png, name="card-preview"),
 ]

@@ -27,10 +27,12 @@ from core.htmx import render_page, wants_partial
 from core.previews import canonical, png_response
 from engine.types import CardSpec
 
-from . import presenters
+from . import presenters, timeline
 from .forms import (
     AdvancedSearchForm,
+    AsOfForm,
     CardListForm,
+    ChangesForm,
     CompareForm,
     RandomCardForm,
     WhatIfForm,
@@ -223,25 +225,49 @@ WHATIF_PARAMS = ("head", "body", "paw", "background", "rank", "burned")
 
 @canonical()  # a what-if's canonical address is its card's
 @require_safe
-@cached_page(depends_on=("cards",), params=WHATIF_PARAMS, variants=False)
+@cached_page(depends_on=("cards",), params=(*WHATIF_PARAMS, "as"), variants=False)
 def card_detail(request: HttpRequest, token: int) -> HttpResponse:
-    """A card and its live breakdown; GET parameters ask a what-if (never saved).
+    """A card and its live breakdown; GET parameters ask a what-if (never saved), and
+    ``?as=YYYY-MM-DD`` the card as derived from that day's market data (with a banner).
 
     An htmx request (the what-if form, a "Try it" link) gets the picture, the Equipped
     panel, the form and the breakdown together, so they always show the same card.
     """
     card, catalogue, form = _what_if(request, token)
-    page = presenters.card_page(card, catalogue, form)
+    as_of = AsOfForm(request.GET)
+    if not as_of.is_valid():
+        return _bad_day(request, card, as_of.message())
+    dated = timeline.as_of(card, as_of.day())
+    page = presenters.card_page(dated.card if dated else card, catalogue, form)
+    extra = {"as_of": dated, "fingerprint": timeline.fingerprint(page.card)}
+    preview = card_preview(page.original, page.original_breakdown)
+    context = {**presenters.context(page), **extra, "preview": preview}
     return render_page(
-        request,
-        "explorer/card_detail.html",
-        {
-            **presenters.context(page),
-            "preview": card_preview(page.original, page.original_breakdown),
-        },
-        partial="card",
-        status=page.status,
+        request, "explorer/card_detail.html", context, partial="card", status=page.status
     )
+
+
+def _bad_day(request: HttpRequest, card: CardSpec, message: str) -> HttpResponse:
+    """A 400 page for a ?as= that is not a past day, linking to the card as it is."""
+    context = {"message": message, "card_url": timeline.card_url(card.token)}
+    return render(request, "explorer/bad_day.html", context, status=400)
+
+
+@require_safe
+@cached_page(depends_on=("cards",))
+def card_history(request: HttpRequest, token: int) -> HttpResponse:
+    """A card's timeline: each recorded change of its rarity, role, skill, template,
+    stats, effects or energy cost, by day, with its causes."""
+    page = timeline.history_page(_load_card(token))
+    return render(request, "explorer/card_history.html", presenters.context(page))
+
+
+@require_safe
+@cached_page(depends_on=("cards",), params=tuple(ChangesForm.base_fields))
+def changes(request: HttpRequest) -> HttpResponse:
+    """Every day's changes of the collection, newest first, changes of tier first."""
+    page = timeline.changes_page(ChangesForm(request.GET).page_number())
+    return render(request, "explorer/changes.html", presenters.context(page))
 
 
 @canonical()

@@ -63,6 +63,8 @@ def _old_card_body(token: int, lang: str) -> bytes:
     facts and links merged with ``breakdown_to_json``, then encoded."""
     from django.utils import translation
 
+    from cards.history import fingerprint
+    from engine.data import RULES_VERSION
     from engine.derive import derive
     from engine.serialize import breakdown_to_json
     from explorer.selectors import combos
@@ -82,6 +84,9 @@ def _old_card_body(token: int, lang: str) -> bytes:
             "picture_url": f"http://testserver/{lang}/cards/{token}/picture.svg",
             "page_url": f"http://testserver/{lang}/cards/{token}/",
             "uri": f"http://testserver/api/cards/{token}",
+            "as_of": None,
+            "inputs_sha256": fingerprint(spec),
+            "rules_version": RULES_VERSION,
             **breakdown_to_json(derive(spec)),
         }
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()

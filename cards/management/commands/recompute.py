@@ -5,6 +5,7 @@ import time
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
+from cards.history import record_rules_version
 from cards.models import DerivationStamp
 from cards.services import engine_fingerprint, recompute_cards
 
@@ -29,6 +30,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, batch_size: int, if_stale: bool = False, **options):
+        # A new rules version is recorded first, with every card it changes and why
+        # (compared with the stored fields, derived with the version before).
+        version = record_rules_version()
+        if version is not None:
+            self.stdout.write(_("Rules version %(version)s recorded.") % {"version": version})
         fingerprint = engine_fingerprint()
         stamp = DerivationStamp.objects.first()
         if if_stale and stamp is not None and stamp.fingerprint == fingerprint:

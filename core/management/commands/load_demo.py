@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 # Each step: (label, "app_label.Model" whose emptiness triggers it, command, its options).
 DEMO_STEPS: list[tuple[str, str, str, dict[str, object]]] = [
     ("Demo collection", "cards.Card", "generate_collection", {}),
+    ("Market history (30 days)", "cards.SupplyRecord", "generate_market_history", {"days": 30}),
     ("Wiki pages", "wiki.Page", "load_wiki", {}),
     ("Booster pools and power promise", "packs.PowerRun", "load_packs", {}),
     ("Slab arena (demo slabs, balance report)", "arena.ArenaBalanceReport", "arena_demo", {}),

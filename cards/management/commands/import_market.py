@@ -1,0 +1,66 @@
+"""Read dated market data (supply per attribute, GetGems rank per card); all or nothing.
+
+Bad input exits with status 2 and one located line per problem on stderr (row, column,
+why); nothing is written then. Importing the same file again changes nothing.
+"""
+
+import sys
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from cards.market import CSV_COLUMNS, MarketImportError, import_market
+
+EXIT_BAD_INPUT = 2
+
+
+class Command(BaseCommand):
+    help = _(
+        "Import dated market data: a JSON list of rows or a CSV file with the columns "
+        "%(columns)s. Every row is checked first; nothing is written unless the whole file "
+        "is right. The cards the new values touch are derived again and their changes "
+        "recorded with the causes."
+    ) % {"columns": ",".join(CSV_COLUMNS)}
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help=_("The JSON or CSV file; - for standard input."))
+
+    def handle(self, *args, file: str, **options):
+        try:
+            if file == "-":
+                data = sys.stdin.buffer.read()
+            else:
+                with open(file, "rb") as handle:
+                    data = handle.read()
+        except OSError as error:
+            raise CommandError(
+                _("Cannot read %(file)s: %(reason)s") % {"file": file, "reason": error.strerror}
+            ) from error
+        try:
+            result = import_market(data)
+        except MarketImportError as failure:
+            for problem in failure.problems:
+                self.stderr.write(str(problem))
+            raise CommandError(
+                ngettext(
+                    "%(count)d problem found; nothing was imported.",
+                    "%(count)d problems found; nothing was imported.",
+                    len(failure.problems),
+                )
+                % {"count": len(failure.problems)},
+                returncode=EXIT_BAD_INPUT,
+            ) from None
+        self.stdout.write(
+            _(
+                "%(supply)d supply rows and %(rank)d rank rows over %(days)d days; "
+                "%(cards)d cards derived again, %(changes)d changes recorded."
+            )
+            % {
+                "supply": result.supply_rows,
+                "rank": result.rank_rows,
+                "days": result.days,
+                "cards": result.cards_derived,
+                "changes": result.changes,
+            }
+        )
