@@ -633,6 +633,13 @@ def main(argv: list[str] | None = None) -> int:
 
         for line in explorer_section([("1,000", db), (f"{args.size:,}", scale_db)]):
             say(f"- {line}")
+        say()
+        say("## Wiki search: questions as players type them (bench_wiki_search.py)")
+        say()
+        from bench.bench_wiki_search import questions_section
+
+        for line in questions_section(db):
+            say(f"- {line}")
     say()
     say(f"Total bench time: {TOTAL_BUDGET - budget.left():.0f} s")
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -18,6 +18,7 @@ from core.translated import localized
 from explorer.presenters import CardRow, QueryProblem, card_rows, query_problem
 from wiki import search as wiki_search
 from wiki.selectors import published_page_ids, result_pages
+from wiki.stemming import is_question
 
 # ---------------------------------------------------------------------------
 # The header's search: cards and wiki pages together
@@ -44,6 +45,8 @@ class SiteSearchPage:
     wiki_count: int = 0
     wiki_url: str = ""
     searched: bool = False
+    #: For a question ("how energy works"): the wiki page that answers it, shown first.
+    best: WikiHit | None = None
 
 
 SITE_SEARCH_CARDS = 8
@@ -92,6 +95,8 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         )
     if not cards_first and not hits and count:
         cards_first = True  # plain words that name cards but no page
+    # A question is answered by a page: the best one goes above the cards.
+    best = wiki[0] if wiki and is_question(text) else None
     return SiteSearchPage(
         q=text,
         cards_first=cards_first,
@@ -104,6 +109,7 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         wiki_count=len(hits),
         wiki_url=wiki_url,
         searched=True,
+        best=best,
     )
 
 
