@@ -479,41 +479,52 @@ def _sqlite_search(
     return rows, False
 
 
-def _sqlite_counts(
-    terms: tuple[Term, ...], page_ids: list[int], columns: str
-) -> Counter[tuple[int, str]]:
-    """How many of the query's words each (page, language) row holds in ``columns`` (an
-    FTS5 column filter such as ``{title headings}``; "" for anywhere): one query."""
-    if not page_ids or not terms:
-        return Counter()
-    places = ", ".join(["%s"] * len(page_ids))
-    select = (
-        f"SELECT page_id, lang FROM wiki_page_fts WHERE wiki_page_fts MATCH %s "
-        f"AND page_id IN ({places})"
-    )
-    params: list = []
-    for term in terms:
-        params += [f"{columns} : {_fts_term(term)}" if columns else _fts_term(term), *page_ids]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT page_id, lang, COUNT(*) FROM ("
-            + " UNION ALL ".join([select] * len(terms))
-            + ") GROUP BY page_id, lang",
-            params,
-        )
-        return Counter({(int(pid), lang): int(n) for pid, lang, n in cursor.fetchall()})
-
-
 #: Where a page says what it is about: a page whose title or headings hold the query's
 #: words ranks first.
 _TITLE_COLUMNS = "{title headings}"
+
+_Counts = tuple[Counter[tuple[int, str]], Counter[tuple[int, str]]]
+
+
+def _sqlite_counts(terms: tuple[Term, ...], page_ids: list[int], anywhere: bool) -> _Counts:
+    """How many of the query's words each (page, language) row holds in its title or
+    headings and, when ``anywhere``, in any column: one query."""
+    titled: Counter[tuple[int, str]] = Counter()
+    found: Counter[tuple[int, str]] = Counter()
+    if not page_ids or not terms:
+        return titled, found
+    places = ", ".join(["%s"] * len(page_ids))
+    selects: list[str] = []
+    params: list = []
+    for term in terms:
+        for kind, expression in (
+            ("t", f"{_TITLE_COLUMNS} : {_fts_term(term)}"),
+            ("a", _fts_term(term)),
+        ):
+            if kind == "a" and not anywhere:
+                continue
+            selects.append(
+                f"SELECT page_id, lang, '{kind}' AS kind FROM wiki_page_fts "
+                f"WHERE wiki_page_fts MATCH %s AND page_id IN ({places})"
+            )
+            params += [expression, *page_ids]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT page_id, lang, kind, COUNT(*) FROM ("
+            + " UNION ALL ".join(selects)
+            + ") GROUP BY page_id, lang, kind",
+            params,
+        )
+        for pid, lang, kind, n in cursor.fetchall():
+            (titled if kind == "t" else found)[int(pid), lang] = int(n)
+    return titled, found
 
 
 def _ranked(
     rows: list[tuple[int, str, float]],
     terms: tuple[Term, ...],
     all_words: bool,
-    counts: Callable[[tuple[Term, ...], list[int], str], Counter[tuple[int, str]]],
+    counts: Callable[[tuple[Term, ...], list[int], bool], _Counts],
 ) -> list[tuple[int, str, float]]:
     """The rows (best score first) ranked for a question: first by how many of the words
     the row has (when not every row has them all), then by how many of them its title or
@@ -521,8 +532,7 @@ def _ranked(
     if len(rows) < 2:
         return rows
     page_ids = sorted({pid for pid, _lang, _score in rows})
-    titled = counts(terms, page_ids, _TITLE_COLUMNS)
-    anywhere = Counter() if all_words else counts(terms, page_ids, "")
+    titled, anywhere = counts(terms, page_ids, not all_words)
     return sorted(
         rows,
         key=lambda row: (-anywhere[row[0], row[1]], -titled[row[0], row[1]], row[2]),
@@ -592,17 +602,13 @@ def _postgres_search(
     return rows, False
 
 
-def _title_counts(
-    terms: tuple[Term, ...], page_ids: list[int], columns: str
-) -> Counter[tuple[int, str]]:
+def _title_counts(terms: tuple[Term, ...], page_ids: list[int], anywhere: bool) -> _Counts:
     """``_sqlite_counts`` for PostgreSQL, which has no index of its own here: the words
-    each (page, language) holds in its title (its headings are not kept apart there; for
+    each (page, language) holds in its title (its headings are not kept apart there; of
     "anywhere" it says nothing, and the database's rank decides)."""
     from .models import Page
 
     counts: Counter[tuple[int, str]] = Counter()
-    if not columns:
-        return counts
     fields = [f"title_{code}" for code in LANGUAGE_CODES]
     for pk, *titles in Page.objects.filter(pk__in=page_ids).values_list("pk", *fields):
         for code, title in zip(LANGUAGE_CODES, titles, strict=True):
@@ -610,7 +616,7 @@ def _title_counts(
             counts[pk, code] = sum(
                 any(_matches(w, list(_own_and_synonyms(t))) for w in words) for t in terms
             )
-    return counts
+    return counts, Counter()
 
 
 def _own_and_synonyms(term: Term) -> tuple[str, ...]:
