@@ -715,7 +715,7 @@ def generate(seed: int = DEFAULT_SEED, size: int = DEFAULT_SIZE) -> DemoCollecti
         ):
             raise GenerationError(f"card #{token} left its plan once ranked")
         cards.append(spec)
-        derived.append(derived_fields(breakdown))
+        derived.append(derived_fields(breakdown, spec))
 
     owned = Counter(a.key for spec in cards for a in spec.owned)
     over = [k for k, n in owned.items() if n > builder.catalogue[k].supply]

@@ -257,6 +257,16 @@ class Card(models.Model):
             "cards the rule counts. Empty for starter cards."
         ),
     )
+    tier_fragile = models.BooleanField(
+        _("fragile tier"),
+        default=False,
+        db_default=False,
+        editable=False,
+        help_text=_(
+            "One more print of an attribute the card owns, or its GetGems rank one place "
+            "worse, would lower its rarity (is:fragile)."
+        ),
+    )
 
     objects = CardQuerySet.as_manager()
 

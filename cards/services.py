@@ -124,7 +124,7 @@ def recompute_cards(
             }
             updates = []
             for card_id, spec in batch:
-                fields = derived_fields(derive(spec))
+                fields = derived_fields(derive(spec), spec)
                 values = tuple(fields[f] for f in DERIVED_FIELDS)
                 if values != stored.get(card_id):
                     updates.append((card_id, values))

@@ -10,7 +10,7 @@ Nothing else in the project turns ``Attribute``/``Card``/``Combo`` rows into
   attributes). Pass ``combos=`` (from ``combo_specs()``) to save the third.
 * ``iter_card_specs(cards, batch_size)`` → batches of ``(card id, CardSpec)`` for
   whole-collection work (``recompute``, ``export_collection``).
-* ``derived_fields(breakdown)`` → the stored columns of ``Card`` (``DERIVED_FIELDS``).
+* ``derived_fields(breakdown, spec)`` → the stored columns of ``Card`` (``DERIVED_FIELDS``).
 
 Combos are named in ``ComboSpec.name``: ``combo_specs()`` gives their English names (the
 stable key the collection file and the recompute use: stored derived fields never depend
@@ -40,6 +40,7 @@ from modeltranslation.utils import build_localized_fieldname
 from core.memo import cached
 from core.prepared import Prepared
 from engine.derive import derive
+from engine.fragility import is_fragile
 from engine.rarity import format_score
 from engine.types import (
     AttributeKind,
@@ -82,6 +83,7 @@ DERIVED_FIELDS: tuple[str, ...] = (
     "defense",
     "ability",
     "wardrobe_score",
+    "tier_fragile",
 )
 
 # Cards per query when a token list is long (keeps under every backend's parameter limit).
@@ -263,10 +265,13 @@ def iter_card_specs(
         yield _load(Card.objects.filter(id__in=ids[start : start + batch_size]), combos)
 
 
-def derived_fields(breakdown: Breakdown) -> dict[str, Any]:
-    """The stored ``Card`` columns of a derivation, keyed by field name (``DERIVED_FIELDS``).
+def derived_fields(breakdown: Breakdown, spec: CardSpec) -> dict[str, Any]:
+    """The stored ``Card`` columns of ``spec``'s derivation, keyed by field name
+    (``DERIVED_FIELDS``).
 
-    ``wardrobe_score`` is the engine's one-decimal display, rounded down, as a Decimal.
+    ``wardrobe_score`` is the engine's one-decimal display, rounded down, as a Decimal;
+    ``tier_fragile`` whether one step of market data lowers the rarity
+    (``engine.fragility``).
     """
     score = breakdown.wardrobe_score
     return {
@@ -282,6 +287,7 @@ def derived_fields(breakdown: Breakdown) -> dict[str, Any]:
         "defense": breakdown.stats.def_,
         "ability": breakdown.stats.ability,
         "wardrobe_score": None if score is None else Decimal(format_score(score)),
+        "tier_fragile": is_fragile(spec),
     }
 
 

@@ -807,7 +807,7 @@ def _card_values(spec: CardSpec, ids: Mapping[tuple[str, str], int]) -> tuple[An
 
 
 def _derived(spec: CardSpec) -> tuple[Any, ...]:
-    fields = derived_fields(derive(spec))
+    fields = derived_fields(derive(spec), spec)
     return tuple(fields[f] for f in DERIVED_FIELDS)
 
 

@@ -88,7 +88,7 @@ def test_card_specs_by_tokens_keeps_token_order(catalogue):
 
 def test_derived_fields_of_a_breakdown(catalogue):
     card = make_card(1, head=catalogue["crown"], body=catalogue["armor"], paw=catalogue["axe"])
-    fields = derived_fields(derive(card_spec(card)))
+    fields = derived_fields(derive(spec := card_spec(card)), spec)
     assert fields["rarity"] == "legendary" and fields["rarity_rank"] == 4
     assert fields["active_skill"] == "pierce" and fields["energy_cost"] == 4
     assert str(fields["wardrobe_score"]) == "1167.7"  # 333.3… + 500 + 333.3… + 1.1…, rounded down
