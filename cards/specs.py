@@ -287,7 +287,7 @@ def derived_fields(breakdown: Breakdown, spec: CardSpec) -> dict[str, Any]:
         "defense": breakdown.stats.def_,
         "ability": breakdown.stats.ability,
         "wardrobe_score": None if score is None else Decimal(format_score(score)),
-        "tier_fragile": is_fragile(spec),
+        "tier_fragile": is_fragile(spec, breakdown),
     }
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.data import GETGEMS_RANK_TIERS
 from engine.rarity import decide_rarity
@@ -90,11 +91,12 @@ def _with_supply(card: CardSpec, attr: AttributeSpec, supply: int) -> CardSpec:
 
 
 def _changes(
-    card: CardSpec,
+    card: CardSpec, decision: Any = None
 ) -> tuple[Rarity, tuple[str, ...], list[tuple[str, AttributeSpec | None, int]]]:
     """The card's rarity, its deciding rules and the inputs that could lower it:
     ("supply", attribute, its supply now) or ("rank", None, the rank now)."""
-    decision = decide_rarity(card)
+    if decision is None:
+        decision = decide_rarity(card)
     rarity = decision.rarity
     if card.starter:
         return rarity, decision.decided_by, []
@@ -167,11 +169,13 @@ def weakest_change(card: CardSpec) -> TierDrop | None:
     )
 
 
-def is_fragile(card: CardSpec) -> bool:
+def is_fragile(card: CardSpec, decision: Any = None) -> bool:
     """Whether one print more of an attribute the card wears or owns, or its rank one
     place worse, lowers its rarity (cheaper than ``weakest_change``: one derivation per
-    input that could matter)."""
-    rarity, _decided_by, inputs = _changes(card)
+    input that could matter). ``decision`` is the card's ``RarityDecision`` or
+    ``Breakdown`` when the caller has it (its ``rarity`` and ``rules`` are read), so the
+    rarity is not decided again."""
+    rarity, _decided_by, inputs = _changes(card, decision)
     return any(
         decide_rarity(_changed(card, kind, attr, now + 1)).rarity < rarity
         for kind, attr, now in inputs
