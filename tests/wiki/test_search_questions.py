@@ -74,6 +74,13 @@ def test_function_words_are_optional_never_required():
     assert top("how does energy work", "en") == ["energy"]
 
 
+def test_the_results_page_says_which_words_it_did_not_require(client):
+    make_page("energy", title_en="Energy", title_ru="Энергия", body_ru="Энергия тратится.")
+    html = client.get("/ru/wiki/search/", {"q": "как работает энергия"}).content.decode()
+    assert "Вопросительные и служебные слова" in html and "«как», «работает»" in html
+    assert "No page has" not in html and "Ни на одной" not in html
+
+
 def test_a_query_of_function_words_only_still_searches_them():
     make_page("how-to", title_en="How to play", body_en="How it goes.")
     make_page("other", title_en="Other", body_en="Nothing here.")
