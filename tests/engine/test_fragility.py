@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import HealthCheck, given, settings
+
 from engine.fragility import is_fragile, weakest_change
 from engine.rarity import decide_rarity
 from engine.types import AttributeKind, AttributeSpec, CardSpec, ComboSpec, Rarity, Slot
+
+from .strategies import cards
 
 
 def card(supplies=(900, 900, 900, 900), *, wardrobe=(), rank=None, **kwargs) -> CardSpec:
@@ -74,3 +78,37 @@ def test_free_and_common_cards_cannot_drop():
     assert weakest_change(card()) is None and not is_fragile(card())
     starter = card((3, 3, 3, 3), starter=True)
     assert weakest_change(starter) is None and not is_fragile(starter)
+
+
+# -- properties over generated cards -----------------------------------------------------
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _steps(spec: CardSpec):
+    """Every single step of market data: one more print of each owned attribute, the rank
+    one place worse or better."""
+    for attr in spec.owned:
+        changed = replace(attr, supply=attr.supply + 1)
+        yield replace(
+            spec,
+            equipped=tuple(changed if a == attr else a for a in spec.equipped),
+            wardrobe=tuple(changed if a == attr else a for a in spec.wardrobe),
+        )
+    if spec.getgems_rank is not None:
+        yield replace(spec, getgems_rank=spec.getgems_rank + 1)
+        if spec.getgems_rank > 1:
+            yield replace(spec, getgems_rank=spec.getgems_rank - 1)
+
+
+@SETTINGS
+@given(cards())
+def test_fragile_is_exactly_one_step_lowering_the_tier(spec):
+    rarity = decide_rarity(spec).rarity
+    lowered = any(decide_rarity(s).rarity < rarity for s in _steps(spec))
+    assert is_fragile(spec) is lowered
+    assert is_fragile(spec, decide_rarity(spec)) is lowered
+    drop = weakest_change(spec)
+    assert (drop is not None and drop.fragile) is lowered
+    if drop is not None:
+        assert drop.rarity is rarity and drop.lowered_to < rarity
