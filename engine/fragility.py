@@ -48,9 +48,10 @@ __all__ = ["RANK_RULES", "SUPPLY_RULES", "TierDrop", "is_fragile", "weakest_chan
 SUPPLY_RULES = frozenset({"supply_count", "wardrobe_score", "tier_badge"})
 RANK_RULES = frozenset({"getgems_rank"})
 
-#: Past this many prints more, a supply is searched no further: its share of the wardrobe
-#: score is then below a millionth of a point.
-MAX_EXTRA_PRINTS = 2**40
+#: A supply is searched up to this many prints more: a change that takes more than a
+#: million prints is none the market makes (the largest supply of the demo is in the
+#: thousands).
+MAX_EXTRA_PRINTS = 1_000_000
 
 #: The worst rank any rule still counts: one place further, the rank counts for nothing.
 _LAST_COUNTED_RANK = max(tier.threshold for tier in GETGEMS_RANK_TIERS)
@@ -116,11 +117,15 @@ def _changed(card: CardSpec, kind: str, attr: AttributeSpec | None, value: int) 
     return replace(card, getgems_rank=value)
 
 
-def _first_lowering(lowers: Callable[[int], bool], low: int, high: int) -> int | None:
-    """The smallest ``n`` in ``low..high`` with ``lowers(n)``, for a monotone ``lowers``."""
-    if not lowers(high):
+def _fewest_steps(lowers: Callable[[int], bool], most: int) -> int | None:
+    """The fewest steps ``n`` in ``1..most`` with ``lowers(n)``, for a monotone ``lowers``:
+    galloping from one step (a tier usually falls within a few), then bisecting."""
+    if most < 1 or not lowers(most):
         return None
-    while low < high:
+    low, high = 1, 1
+    while high < most and not lowers(high):
+        low, high = high + 1, min(2 * high, most)
+    while low < high:  # lowers(high) holds, and nothing below ``low`` lowers
         middle = (low + high) // 2
         if lowers(middle):
             high = middle
@@ -130,24 +135,31 @@ def _first_lowering(lowers: Callable[[int], bool], low: int, high: int) -> int |
 
 
 def _drops(card: CardSpec) -> Iterator[TierDrop]:
+    """The smallest harmful change of each input that can beat (or tie) the fewest steps
+    found so far: an input that does not lower the tier within that many is skipped after
+    one derivation."""
     rarity, decided_by, inputs = _changes(card)
-    for kind, attr, now in inputs:
-        last = now + MAX_EXTRA_PRINTS if kind == "supply" else max(now, _LAST_COUNTED_RANK) + 1
+    best: int | None = None
+    for kind, attr, now in sorted(inputs, key=lambda i: i[2] if i[0] == "supply" else 0):
+        most = MAX_EXTRA_PRINTS if kind == "supply" else max(now, _LAST_COUNTED_RANK) + 1 - now
+        if best is not None:
+            most = min(most, best)
 
-        def lowers(value: int, kind=kind, attr=attr) -> bool:
-            return decide_rarity(_changed(card, kind, attr, value)).rarity < rarity
+        def lowers(steps: int, kind=kind, attr=attr, now=now) -> bool:
+            return decide_rarity(_changed(card, kind, attr, now + steps)).rarity < rarity
 
-        first = _first_lowering(lowers, now + 1, last)
-        if first is None:
+        steps = _fewest_steps(lowers, most)
+        if steps is None:
             continue
-        after = decide_rarity(_changed(card, kind, attr, first)).rarity
+        best = steps
+        after = decide_rarity(_changed(card, kind, attr, now + steps)).rarity
         if kind == "supply":
             assert attr is not None
             yield TierDrop(
-                kind, rarity, after, first - now, decided_by, attr.slot, attr.name, supply=first
+                kind, rarity, after, steps, decided_by, attr.slot, attr.name, supply=now + steps
             )
         else:
-            yield TierDrop(kind, rarity, after, first - now, decided_by, rank=first)
+            yield TierDrop(kind, rarity, after, steps, decided_by, rank=now + steps)
 
 
 def weakest_change(card: CardSpec) -> TierDrop | None:

@@ -85,19 +85,19 @@ def test_free_and_common_cards_cannot_drop():
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def _steps(spec: CardSpec):
-    """Every single step of market data: one more print of each owned attribute, the rank
-    one place worse or better."""
+def _steps(spec: CardSpec, n: int = 1):
+    """Every single change of ``n`` steps: ``n`` more prints of one owned attribute, the
+    rank ``n`` places worse (and, for one step, one place better)."""
     for attr in spec.owned:
-        changed = replace(attr, supply=attr.supply + 1)
+        changed = replace(attr, supply=attr.supply + n)
         yield replace(
             spec,
             equipped=tuple(changed if a == attr else a for a in spec.equipped),
             wardrobe=tuple(changed if a == attr else a for a in spec.wardrobe),
         )
     if spec.getgems_rank is not None:
-        yield replace(spec, getgems_rank=spec.getgems_rank + 1)
-        if spec.getgems_rank > 1:
+        yield replace(spec, getgems_rank=spec.getgems_rank + n)
+        if n == 1 and spec.getgems_rank > 1:
             yield replace(spec, getgems_rank=spec.getgems_rank - 1)
 
 
@@ -112,3 +112,6 @@ def test_fragile_is_exactly_one_step_lowering_the_tier(spec):
     assert (drop is not None and drop.fragile) is lowered
     if drop is not None:
         assert drop.rarity is rarity and drop.lowered_to < rarity
+        # No change of fewer steps, of any input, lowers the tier.
+        for fewer in range(1, min(drop.steps, 12)):
+            assert not any(decide_rarity(s).rarity < rarity for s in _steps(spec, fewer))
