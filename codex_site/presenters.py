@@ -74,7 +74,10 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         count = search_count(query, found)
         rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
         described = describe(query)
-    hits = wiki_search.search_pages(text) if wiki_search.query_terms(text) else []
+    found = (
+        wiki_search.find(wiki_search.parse_query(text)) if wiki_search.query_terms(text) else None
+    )
+    hits = list(found.hits) if found else []
     published = published_page_ids()
     hits = [h for h in hits if h.page_id in published]
     # Only the shown ones are made pages (a search finds up to 200).
@@ -95,8 +98,9 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         )
     if not cards_first and not hits and count:
         cards_first = True  # plain words that name cards but no page
-    # A question is answered by a page: the best one goes above the cards.
-    best = wiki[0] if wiki and is_question(text) else None
+    # A question is answered by a page that has every word it searched: the best one goes
+    # above the cards.
+    best = wiki[0] if wiki and found and found.all_words and is_question(text) else None
     return SiteSearchPage(
         q=text,
         cards_first=cards_first,

@@ -122,3 +122,9 @@ def test_the_header_search_puts_the_answering_page_above_the_cards(client, shipp
 def test_the_header_search_names_no_best_page_for_plain_words(client, shipped_wiki):
     html = client.get("/en/search/", {"q": "energy"}).content.decode()
     assert 'class="search-best"' not in html
+
+
+def test_no_page_answers_a_question_that_only_some_pages_half_match(client, shipped_wiki):
+    html = client.get("/en/search/", {"q": "how do zebras trade energy"}).content.decode()
+    assert 'id="found-pages"' in html  # the pages with some of the words are still listed
+    assert 'class="search-best"' not in html
