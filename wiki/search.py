@@ -15,11 +15,18 @@ depends on the database:
   index and in the query alike, so "редкости" finds "редкость" and "skills" finds
   "skill" on pages of either language. A word of a synonym group (``wiki.synonyms``) is
   indexed with its group's key too, and a query word is looked up by its stem and by its
-  group's key: "навыки" finds the pages that say "скилл". Ranking: BM25 with the title
-  weighted 10, the summary 4 and the body 1.
+  group's key: "навыки" finds the pages that say "скилл". The headings of a page's body
+  have a column of their own too.
 * PostgreSQL: ``SearchVector`` / ``SearchQuery`` / ``SearchRank`` with the ``english``
   configuration for English columns and ``russian`` for Russian ones (weights A/B/C);
   a query word is expanded into every word of its synonym group.
+
+A question's function words ("how", "does", «как», «что», «такое») are optional: they are
+not searched unless the query has nothing else (``wiki.stemming.FUNCTION_WORDS``). Ranking,
+on both backends: first the pages with more of the words (when no page has them all), then
+those whose title or headings hold more of them, then the database's score (SQLite: BM25
+with the title weighted 10, the headings 6, the summary 4 and the body 1; PostgreSQL keeps
+no headings apart, so there the titles alone count).
 
 Snippets use one highlighter for both backends: it stems the text's words the same way
 and marks those whose stem matches the query's, synonyms included.
