@@ -4,7 +4,8 @@ that would lower its rarity.
 A card's rarity rests on two live inputs besides what the card itself holds: the supply
 (print count) of every attribute it wears or owns, and its GetGems rank. More prints of an
 attribute never raise a rule's result (a supply only counts while it is low), and neither
-does a worse rank, so for each input the smallest harmful change is found by bisection:
+does a worse rank, so for each input the smallest harmful change is found by galloping
+from one step and then bisecting:
 
 * one attribute's supply rising by ``steps`` prints ("one more print of Rusty Ring makes
   it Epic");
