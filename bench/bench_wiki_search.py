@@ -10,6 +10,10 @@ the way saving a page indexes it, and measures again. CPU time of this process, 
 each query over ``--rounds`` rounds.
 
     .venv/bin/python bench/bench_wiki_search.py [--pages 1000] [--rounds 5]
+
+``--questions`` prints instead the share of the questions players type
+(tests/wiki/search_questions.json, EN and RU) that find their page in the top 3 of the
+wiki search: what ``make bench`` shows (``questions_section``).
 """
 
 from __future__ import annotations
@@ -32,11 +36,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", type=Path, default=ROOT / "db.sqlite3")
     parser.add_argument("--pages", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--questions", action="store_true", help="the question set's share")
     args = parser.parse_args(argv)
 
     from bench.harness import django_on_a_copy
 
     with django_on_a_copy(args.database, "codex-wiki-search-"):
+        if args.questions:
+            for line in question_share():
+                print(line)
+            return 0
         from django.utils import translation
 
         translation.activate("en")
@@ -47,6 +56,55 @@ def main(argv: list[str] | None = None) -> int:
         grow(args.pages - count)
         report(Page.objects.filter(published=True).count(), args.rounds)
     return 0
+
+
+QUESTIONS = ROOT / "tests" / "wiki" / "search_questions.json"
+
+
+def question_share() -> list[str]:
+    """The share of the question set whose page is in the wiki search's top 3, per
+    language and in all, and the questions that missed."""
+    import json
+
+    from wiki import presenters
+
+    questions = json.loads(QUESTIONS.read_text())["questions"]
+    found: dict[str, list[bool]] = {"en": [], "ru": []}
+    missed = []
+    for lang, question, pages in questions:
+        view = presenters.search_results(question, lang)
+        top = [r.link.page.slug for r in view.results][:3]
+        found[lang].append(bool(set(top) & set(pages)))
+        if not found[lang][-1]:
+            missed.append(f"{question!r} → {', '.join(top) or 'nothing'}")
+    every = found["en"] + found["ru"]
+    lines = [
+        f"questions finding their page in the top 3: {sum(every)}/{len(every)} = "
+        f"{sum(every) / len(every):.0%} (goal ≥ 90%; EN {sum(found['en'])}/{len(found['en'])}, "
+        f"RU {sum(found['ru'])}/{len(found['ru'])})"
+    ]
+    lines += [f"missed: {m}" for m in missed]
+    return lines
+
+
+def questions_section(database: Path) -> list[str]:
+    """``make bench``'s lines: the question set measured in a fresh process on a copy of
+    ``database``."""
+    import subprocess
+
+    from bench.harness import PYTHON, django_env
+
+    result = subprocess.run(
+        [PYTHON, str(Path(__file__).resolve()), "--questions", "--database", str(database)],
+        cwd=ROOT,
+        env=django_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    if result.returncode != 0:
+        return [f"n/a: {(result.stderr or result.stdout).strip().splitlines()[-1:]}"]
+    return result.stdout.strip().splitlines()
 
 
 def grow(extra: int) -> None:

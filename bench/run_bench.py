@@ -682,6 +682,13 @@ def main(argv: list[str] | None = None) -> int:
         say()
         for line in market_figures(scale_db, scale_note):
             say(f"- {line}")
+        say()
+        say("## Wiki search: questions as players type them (bench_wiki_search.py)")
+        say()
+        from bench.bench_wiki_search import questions_section
+
+        for line in questions_section(db):
+            say(f"- {line}")
     say()
     say(f"Total bench time: {TOTAL_BUDGET - budget.left():.0f} s")
     load = " / ".join(f"{x:.2f}" for x in os.getloadavg())

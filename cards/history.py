@@ -117,7 +117,7 @@ def record_changes(
                     tier_change=change.field == "rarity",
                 )
             )
-        values = tuple(derived_fields(breakdown)[f] for f in DERIVED_FIELDS)
+        values = tuple(derived_fields(breakdown, spec)[f] for f in DERIVED_FIELDS)
         if values != stored.get(card_id):
             updates.append((card_id, values))
     with transaction.atomic():

@@ -257,6 +257,16 @@ class Card(models.Model):
             "cards the rule counts. Empty for starter cards."
         ),
     )
+    tier_fragile = models.BooleanField(
+        _("fragile tier"),
+        default=False,
+        db_default=False,
+        editable=False,
+        help_text=_(
+            "One more print of an attribute the card owns, or its GetGems rank one place "
+            "worse, would lower its rarity (is:fragile)."
+        ),
+    )
 
     # Which rules gave the rarity (",supply_count,combo,") and the rank of the rarest
     # rarity one swap from the card's own wardrobe reaches: decided: and near: (issue 30).

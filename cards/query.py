@@ -307,6 +307,7 @@ FACTS: dict[str, tuple[str, ...]] = {
     "combo": (),
     "god": (),
     "premium": (),
+    "fragile": (),
 }
 # has:<fact>: the optional facts a card may lack.
 HAS_FACTS: dict[str, tuple[str, ...]] = {
@@ -1115,6 +1116,10 @@ _FACT_WORDS: dict[tuple[str, str], tuple[Callable[[], str], Callable[[], str]]] 
     ("is", "combo"): (lambda: _("wears a complete combo"), lambda: _("wears no complete combo")),
     ("is", "god"): (lambda: _("wears a god attribute"), lambda: _("wears no god attribute")),
     ("is", "premium"): (lambda: _("wears a premium skin"), lambda: _("wears no premium skin")),
+    ("is", "fragile"): (
+        lambda: _("one more print or a rank one place worse lowers its rarity"),
+        lambda: _("no single print or rank step lowers its rarity"),
+    ),
     ("has", "rank"): (lambda: _("has a GetGems rank"), lambda: _("has no GetGems rank")),
     ("has", "stickers"): (
         lambda: _("has burned stickers"),

@@ -165,6 +165,8 @@ def _fact_condition(term: Term) -> Q:
         return Q(active_skill__isnull=False)
     if fact == "combo":
         return _combo_condition()
+    if fact == "fragile":
+        return Q(tier_fragile=True)  # stored with the derivation (engine.fragility)
     return _cards_equipping(Attribute.objects.filter(kind=fact).values("id"))  # god, premium
 
 

@@ -10,7 +10,7 @@ Nothing else in the project turns ``Attribute``/``Card``/``Combo`` rows into
   attributes). Pass ``combos=`` (from ``combo_specs()``) to save the third.
 * ``iter_card_specs(cards, batch_size)`` → batches of ``(card id, CardSpec)`` for
   whole-collection work (``recompute``, ``export_collection``).
-* ``derived_fields(breakdown)`` → the stored columns of ``Card`` (``DERIVED_FIELDS``).
+* ``derived_fields(breakdown, spec)`` → the stored columns of ``Card`` (``DERIVED_FIELDS``).
 
 Combos are named in ``ComboSpec.name``: ``combo_specs()`` gives their English names (the
 stable key the collection file and the recompute use: stored derived fields never depend
@@ -41,6 +41,7 @@ from modeltranslation.utils import build_localized_fieldname
 from core.memo import cached
 from core.prepared import Prepared
 from engine.derive import derive
+from engine.fragility import is_fragile
 from engine.rarity import decide_rarity, format_score
 from engine.types import (
     AttributeKind,
@@ -86,6 +87,7 @@ DERIVED_FIELDS: tuple[str, ...] = (
     "wardrobe_score",
     "decided_by",
     "near_rank",
+    "tier_fragile",
 )
 
 # Cards per query when a token list is long (keeps under every backend's parameter limit).
@@ -275,6 +277,8 @@ def derived_fields(breakdown: Breakdown, card: CardSpec) -> dict[str, Any]:
     ``decided_by`` the rules that gave the rarity, each between commas (``,combo,``: what
     ``decided:`` finds); ``near_rank`` the rank of the rarest rarity one swap from the
     card's own wardrobe reaches (``near_rarity``; what ``near:`` finds).
+    ``tier_fragile`` whether one step of market data lowers the rarity
+    (``engine.fragility``).
     """
     score = breakdown.wardrobe_score
     return {
@@ -292,6 +296,7 @@ def derived_fields(breakdown: Breakdown, card: CardSpec) -> dict[str, Any]:
         "defense": breakdown.stats.def_,
         "ability": breakdown.stats.ability,
         "wardrobe_score": None if score is None else Decimal(format_score(score)),
+        "tier_fragile": is_fragile(card, breakdown),
     }
 
 

@@ -18,6 +18,7 @@ from core.translated import localized
 from explorer.presenters import CardRow, QueryProblem, card_rows, query_problem
 from wiki import search as wiki_search
 from wiki.selectors import published_page_ids, result_pages
+from wiki.stemming import is_question
 
 # ---------------------------------------------------------------------------
 # The header's search: cards and wiki pages together
@@ -44,6 +45,8 @@ class SiteSearchPage:
     wiki_count: int = 0
     wiki_url: str = ""
     searched: bool = False
+    #: For a question ("how energy works"): the wiki page that answers it, shown first.
+    best: WikiHit | None = None
 
 
 SITE_SEARCH_CARDS = 8
@@ -71,7 +74,10 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         count = search_count(query, found)
         rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
         described = describe(query)
-    hits = wiki_search.search_pages(text) if wiki_search.query_terms(text) else []
+    found = (
+        wiki_search.find(wiki_search.parse_query(text)) if wiki_search.query_terms(text) else None
+    )
+    hits = list(found.hits) if found else []
     published = published_page_ids()
     hits = [h for h in hits if h.page_id in published]
     # Only the shown ones are made pages (a search finds up to 200).
@@ -92,6 +98,9 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         )
     if not cards_first and not hits and count:
         cards_first = True  # plain words that name cards but no page
+    # A question is answered by a page that has every word it searched: the best one goes
+    # above the cards.
+    best = wiki[0] if wiki and found and found.all_words and is_question(text) else None
     return SiteSearchPage(
         q=text,
         cards_first=cards_first,
@@ -104,6 +113,7 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         wiki_count=len(hits),
         wiki_url=wiki_url,
         searched=True,
+        best=best,
     )
 
 

@@ -691,12 +691,144 @@ def one_line_answer(breakdown: Any) -> str:
     }
 
 
+# ---------------------------------------------------------------------------
+# Compare: which rule decides, and what the lower card would need
+
+
+def decided_clause(breakdown: Any) -> str:
+    """Which rule(s) set a card's rarity, with their evidence: "decided by Supply count:
+    3 slots with supply ≤ 3"."""
+    if breakdown.decided_by == ("starter",):
+        return _("a starter card")
+    if breakdown.rarity.value == "common":
+        return _("no rule lifts it higher")
+    deciding = [r for r in breakdown.rules if r.key in breakdown.decided_by]
+    return ngettext(
+        "decided by %(rules)s: %(reasons)s",
+        "decided by %(rules)s: %(reasons)s",
+        len(deciding),
+    ) % {
+        "rules": listing(rule(r.key) for r in deciding),
+        "reasons": listing(_rule_reason(r) for r in deciding),
+    }
+
+
+def _as_clause(text: str) -> str:
+    """A requirement's sentence inside another: lower-case start, no full stop."""
+    text = text.strip().removesuffix(".")
+    return text[:1].lower() + text[1:]
+
+
+def compare_sentence(
+    a: str, b: str, da: Any, db: Any, need: str | None, target: object | None
+) -> str:
+    """One sentence on two cards' rarities: why ``a``'s is above ``b``'s (or why they are
+    level), which rule decides each, and what ``b`` would need (``need``: a requirement's
+    sentence; None when nothing of its own gets it there)."""
+    values = {
+        "a": a,
+        "b": b,
+        "a_rarity": rarity(da.rarity.value),
+        "b_rarity": rarity(db.rarity.value),
+        "a_why": decided_clause(da),
+        "b_why": decided_clause(db),
+        "target": rarity(getattr(target, "value", target)) if target is not None else "",
+        "need": _as_clause(need) if need else "",
+    }
+    if da.rarity != db.rarity:
+        if not need:
+            return (
+                _(
+                    "%(a)s is above %(b)s: %(a_rarity)s (%(a_why)s) beats %(b_rarity)s "
+                    "(%(b_why)s), and nothing of its own would lift %(b)s to %(a_rarity)s."
+                )
+                % values
+            )
+        return (
+            _(
+                "%(a)s is above %(b)s: %(a_rarity)s (%(a_why)s) beats %(b_rarity)s "
+                "(%(b_why)s); to reach %(a_rarity)s, %(b)s would need: %(need)s."
+            )
+            % values
+        )
+    if target is None:
+        return (
+            _(
+                "%(a)s and %(b)s are both %(a_rarity)s (%(a)s: %(a_why)s; %(b)s: %(b_why)s), "
+                "and neither can rise higher."
+            )
+            % values
+        )
+    if not need:
+        return (
+            _(
+                "%(a)s and %(b)s are both %(a_rarity)s (%(a)s: %(a_why)s; %(b)s: %(b_why)s), "
+                "and nothing of its own would lift %(b)s to %(target)s."
+            )
+            % values
+        )
+    return (
+        _(
+            "%(a)s and %(b)s are both %(a_rarity)s (%(a)s: %(a_why)s; %(b)s: %(b_why)s); "
+            "to rise to %(target)s, %(b)s would need: %(need)s."
+        )
+        % values
+    )
+
+
+# ---------------------------------------------------------------------------
+# How safe is this tier (engine.fragility)
+
+
+def tier_safety(drop: Any, current: object) -> str:
+    """The smallest single change of market data that lowers the card's tier, in words
+    ("One more print of Rusty Ring makes it Epic."); "" for a Free or Common card, which
+    no such change can lower."""
+    if drop is None:
+        if str(getattr(current, "value", current)) in ("free", "common"):
+            return ""
+        return _(
+            "No single rise in an attribute's supply and no worse GetGems rank lowers its tier."
+        )
+    if drop.kind == "rank":
+        return _(
+            "GetGems rank #%(rank)s or worse removes the %(floor)s floor: it would be %(rarity)s."
+        ) % {
+            "rank": drop.rank,
+            "floor": rarity(drop.rarity.value),
+            "rarity": rarity(drop.lowered_to.value),
+        }
+    values = {
+        "name": drop.name,
+        "slot": slot(drop.slot.value),
+        "now": drop.supply - drop.steps,
+        "supply": drop.supply,
+        "count": drop.steps,
+        "rarity": rarity(drop.lowered_to.value),
+    }
+    if drop.steps == 1:
+        return (
+            _("One more print of %(name)s (%(slot)s, supply %(now)s) makes it %(rarity)s.") % values
+        )
+    return (
+        ngettext(
+            "%(count)s more print of %(name)s (%(slot)s, supply %(now)s → %(supply)s) makes it %(rarity)s.",
+            "%(count)s more prints of %(name)s (%(slot)s, supply %(now)s → %(supply)s) make it %(rarity)s.",
+            drop.steps,
+        )
+        % values
+    )
+
+
 __all__ = [
     "NEEDS_SAID",
     "TRACE",
+    "compare_sentence",
+    "decided_clause",
     "one_line_answer",
     "requirement_sentence",
     "sentence",
     "step_section",
+    "tier_safety",
     "wiki_url",
 ]

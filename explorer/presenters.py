@@ -36,6 +36,7 @@ from core.memo import table
 from core.narration import Kept
 from engine.data import RULE_KEYS
 from engine.derive import derive
+from engine.fragility import weakest_change
 from engine.rarity import format_score, paths_to, tier_of
 from engine.types import (
     AttributeKind,
@@ -454,6 +455,7 @@ class CardPage:
     changed: frozenset[str]
     form: WhatIfFields
     answer: str
+    safety: str  # the smallest change of supply or rank that lowers the tier (issue 29)
     art: CardArt
     equipped: list[EquippedRow]
     owned_count: str  # "5 owned attributes"
@@ -647,6 +649,7 @@ def card_page(card: CardSpec, catalogue: Catalogue, form: WhatIfForm) -> CardPag
         changed=changed,
         form=_whatif_fields(form, card),
         answer=narration.one_line_answer(breakdown),
+        safety=narration.tier_safety(weakest_change(shown), breakdown.rarity),
         art=card_art(
             shown.token,
             shown.name,
@@ -1094,6 +1097,17 @@ class CompareCard:
 
 
 @dataclass(frozen=True, slots=True)
+class CompareVerdict:
+    """Why the first card's rarity is above the second's (or level with it), which rule
+    decides each, and what the lower one would need, with a what-if of it checked to get
+    there (the card page's "ways up")."""
+
+    text: str
+    try_url: str = ""  # the lower card's page with that what-if
+    try_card: str = ""  # its title
+
+
+@dataclass(frozen=True, slots=True)
 class ComparePage:
     a: str
     b: str
@@ -1103,6 +1117,7 @@ class ComparePage:
     asked: bool
     swap_url: str = ""
     differences: int = 0
+    verdict: CompareVerdict | None = None
 
     @property
     def status(self) -> int:
@@ -1181,7 +1196,27 @@ def compare_sections(
     ]
 
 
-def compare_page(form: CompareForm) -> ComparePage:
+def compare_verdict(
+    a: CardSpec, b: CardSpec, da: Breakdown, db: Breakdown, catalogue: Catalogue
+) -> CompareVerdict:
+    """The sentence over two cards: the higher first (``a`` when level), and what the
+    other would need to reach it (to rise above it, when level), from the same ways up
+    as the card page (``paths_to`` made concrete and checked by ``paths``)."""
+    if db.rarity > da.rarity:
+        a, b, da, db = b, a, db, da
+    target = da.rarity if da.rarity != db.rarity else db.rarity.next()
+    towards = paths_to(b, target) if target is not None else None
+    ways = paths(b, towards.paths, catalogue) if towards is not None else []
+    way = next((w for w in ways if w.whatif_query), ways[0] if ways else None)
+    title_a, title_b = card_title(a.name, a.token), card_title(b.name, b.token)
+    text = narration.compare_sentence(title_a, title_b, da, db, way.text if way else None, target)
+    if way is None or not way.whatif_query:
+        return CompareVerdict(text)
+    url = f"{token_path('explorer:card-detail', b.token)}?{way.whatif_query}"
+    return CompareVerdict(text, url, title_b)
+
+
+def compare_page(form: CompareForm, catalogue: Catalogue) -> ComparePage:
     """Two cards side by side, differences marked, or why they cannot be."""
     typed = {key: str(form[key].value() or "").strip() for key in ("a", "b")}
     if not form.is_bound:
@@ -1211,6 +1246,7 @@ def compare_page(form: CompareForm) -> ComparePage:
     ]
     swap = urlencode({"a": specs[1].token, "b": specs[0].token})
     sections = compare_sections(specs[0], specs[1], *breakdowns)
+    verdict = compare_verdict(specs[0], specs[1], *breakdowns, catalogue)
     return ComparePage(
         typed["a"],
         typed["b"],
@@ -1220,6 +1256,7 @@ def compare_page(form: CompareForm) -> ComparePage:
         asked=True,
         swap_url=f"{route_path('explorer:compare')}?{swap}",
         differences=sum(section.differences for section in sections),
+        verdict=verdict,
     )
 
 

@@ -301,5 +301,5 @@ def statistics(request: HttpRequest) -> HttpResponse:
 @cached_page(depends_on=("cards",), params=tuple(CompareForm.base_fields))
 def compare(request: HttpRequest) -> HttpResponse:
     """Two cards side by side, what differs marked; ?a=<card>&b=<card> (tokens or names)."""
-    page = presenters.compare_page(CompareForm.from_request(request.GET))
+    page = presenters.compare_page(CompareForm.from_request(request.GET), attribute_catalogue())
     return render(request, "explorer/compare.html", presenters.context(page), status=page.status)

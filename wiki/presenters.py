@@ -451,6 +451,8 @@ class SearchView:
     #: False when no page has every word, and the results have any of them.
     all_words: bool = True
     max_words: int = search.MAX_TERMS
+    #: Function words ("how", «что»): not required of a page, so not searched.
+    optional: tuple[str, ...] = ()
 
     @property
     def unknown_text(self) -> str:
@@ -459,6 +461,10 @@ class SearchView:
     @property
     def dropped_text(self) -> str:
         return quoted_words(self.dropped)
+
+    @property
+    def optional_text(self) -> str:
+        return quoted_words(self.optional)
 
     @property
     def found(self) -> str:
@@ -579,4 +585,5 @@ def search_results(query: str, lang: str, page_number: int = 1) -> SearchView:
         dropped=parsed.dropped,
         corrected=parsed.corrected,
         all_words=found.all_words,
+        optional=parsed.optional,
     )

@@ -15,11 +15,18 @@ depends on the database:
   index and in the query alike, so "редкости" finds "редкость" and "skills" finds
   "skill" on pages of either language. A word of a synonym group (``wiki.synonyms``) is
   indexed with its group's key too, and a query word is looked up by its stem and by its
-  group's key: "навыки" finds the pages that say "скилл". Ranking: BM25 with the title
-  weighted 10, the summary 4 and the body 1.
+  group's key: "навыки" finds the pages that say "скилл". The headings of a page's body
+  have a column of their own too.
 * PostgreSQL: ``SearchVector`` / ``SearchQuery`` / ``SearchRank`` with the ``english``
   configuration for English columns and ``russian`` for Russian ones (weights A/B/C);
   a query word is expanded into every word of its synonym group.
+
+A question's function words ("how", "does", «как», «что», «такое») are optional: they are
+not searched unless the query has nothing else (``wiki.stemming.FUNCTION_WORDS``). Ranking,
+on both backends: first the pages with more of the words (when no page has them all), then
+those whose title or headings hold more of them, then the database's score (SQLite: BM25
+with the title weighted 10, the headings 6, the summary 4 and the body 1; PostgreSQL keeps
+no headings apart, so there the titles alone count).
 
 Snippets use one highlighter for both backends: it stems the text's words the same way
 and marks those whose stem matches the query's, synonyms included.
@@ -51,7 +58,7 @@ from core.memo import Kept, cached, memo, shared
 
 from . import synonyms
 from .selectors import LANGUAGE_CODES
-from .stemming import CYRILLIC, fold, stem
+from .stemming import CYRILLIC, fold, is_function_word, stem
 
 WORD = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS = 12
@@ -126,6 +133,9 @@ class ParsedQuery:
     dropped: tuple[str, ...] = ()
     #: ``(unknown word, a close word the pages have)``.
     suggestions: tuple[tuple[str, str], ...] = ()
+    #: Function words ("how", "что", "такое"): optional, so not searched — a question's
+    #: other words are ("how energy works" looks for "energy").
+    optional: tuple[str, ...] = ()
 
     @property
     def highlight(self) -> list[str]:
@@ -144,7 +154,7 @@ class ParsedQuery:
         if not self.suggestions:
             return ""
         replace = dict(self.suggestions)
-        searched = {t.word for t in self.terms}
+        searched = {t.word for t in self.terms} | set(self.optional)
         words: list[str] = []
         stems: set[str] = set()
         for word in WORD.findall(self.text):
@@ -161,24 +171,32 @@ class ParsedQuery:
 def parse_query(text: str, vocabulary: Vocabulary | None = None) -> ParsedQuery:
     """Read a query: distinct words by stem, in order, at most ``MAX_TERMS``.
 
-    With a ``vocabulary`` (the published pages' words), words that no page has — nor a
-    synonym of them, nor a word they begin — are left out and reported, each with a
-    suggestion when a close word exists.
+    Function words ("how", "does", «как», «такое») are optional: they are left out of
+    the search unless the query has nothing else. With a ``vocabulary`` (the published
+    pages' words), words that no page has — nor a synonym of them, nor a word they
+    begin — are left out and reported, each with a suggestion when a close word exists.
+
+    >>> parsed = parse_query("как работает энергия")
+    >>> [t.word for t in parsed.terms], parsed.optional
+    (['энергия'], ('как', 'работает'))
+    >>> [t.word for t in parse_query("how").terms]
+    ['how']
     """
-    terms: list[Term] = []
-    dropped: list[str] = []
+    words: list[str] = []
     seen: set[str] = set()
     for word in WORD.findall(text or ""):
         word_stem = stem(word)
-        if word_stem in seen:
-            continue
-        seen.add(word_stem)
-        if len(terms) < MAX_TERMS:
-            terms.append(_term(word))
-        else:
-            dropped.append(word)
+        if word_stem not in seen:
+            seen.add(word_stem)
+            words.append(word)
+    content = [w for w in words if not is_function_word(w)]
+    optional = tuple(w for w in words if is_function_word(w)) if content else ()
+    if not content:
+        content = words  # only function words: search them, or nothing is searched
+    terms = [_term(word) for word in content[:MAX_TERMS]]
+    dropped = content[MAX_TERMS:]
     if vocabulary is None:
-        return ParsedQuery(text, tuple(terms), dropped=tuple(dropped))
+        return ParsedQuery(text, tuple(terms), dropped=tuple(dropped), optional=optional)
     known = tuple(
         t if not t.keys or vocabulary.has_itself(t) else replace(t, own=False)
         for t in terms
@@ -188,7 +206,7 @@ def parse_query(text: str, vocabulary: Vocabulary | None = None) -> ParsedQuery:
     suggestions = tuple(
         (word, suggestion) for word in unknown if (suggestion := vocabulary.suggest(word))
     )
-    return ParsedQuery(text, known, unknown, tuple(dropped), suggestions)
+    return ParsedQuery(text, known, unknown, tuple(dropped), suggestions, optional)
 
 
 # ---------------------------------------------------------------------------
@@ -317,8 +335,30 @@ class Hit:
 # Indexing
 
 
-def _page_texts(page) -> list[tuple[str, str, str, str]]:
-    """(lang, title, summary, plain body) for each language the page is written in."""
+_LINK_TARGET = re.compile(r"\]\([^)]*\)")
+
+
+def headings(body: str) -> str:
+    """The Markdown headings of a body, one a line, without their links' addresses
+    (read with string operations, as the wiki's own syntax is).
+
+    >>> headings("# Energy\\n\\nText.\\n\\n## Deploy [costs](/en/x/) ##\\n#7 is no heading")
+    'Energy\\nDeploy [costs]'
+    """
+    found = []
+    for line in (body or "").splitlines():
+        text = line.lstrip(" ")
+        if len(line) - len(text) > 3:
+            continue  # indented code
+        level = len(text) - len(text.lstrip("#"))
+        if 1 <= level <= 6 and text[level : level + 1] in (" ", "\t"):
+            found.append(_LINK_TARGET.sub("]", text[level:].strip().rstrip("#").strip()))
+    return "\n".join(found)
+
+
+def _page_texts(page) -> list[tuple[str, str, str, str, str]]:
+    """(lang, title, summary, plain body, headings) for each language the page is written
+    in."""
     from .rendering import plain_text
 
     texts = []
@@ -328,7 +368,7 @@ def _page_texts(page) -> list[tuple[str, str, str, str]]:
         if not (title.strip() or body.strip()):
             continue
         summary = getattr(page, f"summary_{code}", None) or ""
-        texts.append((code, title, summary, plain_text(body)))
+        texts.append((code, title, summary, plain_text(body), headings(body)))
     return texts
 
 
@@ -342,11 +382,18 @@ def index_page(page) -> None:
         return  # PostgreSQL searches the columns directly.
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM wiki_page_fts WHERE page_id = %s", [page.pk])
-        for code, title, summary, body in _page_texts(page):
+        for code, title, summary, body, heads in _page_texts(page):
             cursor.execute(
-                "INSERT INTO wiki_page_fts (page_id, lang, title, summary, body) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                [page.pk, code, index_text(title), index_text(summary), index_text(body)],
+                "INSERT INTO wiki_page_fts (page_id, lang, title, summary, body, headings) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                [
+                    page.pk,
+                    code,
+                    index_text(title),
+                    index_text(summary),
+                    index_text(body),
+                    index_text(heads),
+                ],
             )
 
 
@@ -356,9 +403,10 @@ def remove_page(page_id: int) -> None:
             cursor.execute("DELETE FROM wiki_page_fts WHERE page_id = %s", [page_id])
 
 
-#: The row that records which synonym table the SQLite index was built with (no page has
-#: id 0, and the row's texts are empty, so no search ever finds it).
-_TABLE_ROW = "synonyms:"
+#: The row that records which synonym table (and which way of indexing: "2" since the
+#: headings have a column) the SQLite index was built with (no page has id 0, and the
+#: row's texts are empty, so no search ever finds it).
+_TABLE_ROW = "synonyms:2:"
 
 
 def reindex_all() -> int:
@@ -371,8 +419,8 @@ def reindex_all() -> int:
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM wiki_page_fts")
         cursor.execute(
-            "INSERT INTO wiki_page_fts (page_id, lang, title, summary, body) "
-            "VALUES (0, %s, '', '', '')",
+            "INSERT INTO wiki_page_fts (page_id, lang, title, summary, body, headings) "
+            "VALUES (0, %s, '', '', '', '')",
             [_TABLE_ROW + synonyms.FINGERPRINT],
         )
     for page in pages:
@@ -426,15 +474,76 @@ def _sqlite_search(
         expression = joiner.join(_fts_term(t) for t in terms)
         with connection.cursor() as cursor:
             cursor.execute(
-                "SELECT page_id, lang, bm25(wiki_page_fts, 0, 0, 10.0, 4.0, 1.0) AS score "
+                "SELECT page_id, lang, bm25(wiki_page_fts, 0, 0, 10.0, 4.0, 1.0, 6.0) AS score "
                 "FROM wiki_page_fts WHERE wiki_page_fts MATCH %s AND page_id > 0 "
                 "ORDER BY score LIMIT %s",
                 [expression, limit],
             )
             rows = [(int(pid), lang, float(score)) for pid, lang, score in cursor.fetchall()]
         if rows or len(terms) == 1:
-            return rows, joiner == " AND " or len(terms) == 1
+            all_words = joiner == " AND " or len(terms) == 1
+            return _ranked(rows, terms, all_words, _sqlite_counts), all_words
     return rows, False
+
+
+#: Where a page says what it is about: a page whose title or headings hold the query's
+#: words ranks first.
+_TITLE_COLUMNS = "{title headings}"
+
+_Counts = tuple[Counter[tuple[int, str]], Counter[tuple[int, str]]]
+
+
+def _sqlite_counts(terms: tuple[Term, ...], page_ids: list[int], anywhere: bool) -> _Counts:
+    """How many of the query's words each (page, language) row holds in its title or
+    headings and, when ``anywhere``, in any column: one query."""
+    titled: Counter[tuple[int, str]] = Counter()
+    found: Counter[tuple[int, str]] = Counter()
+    if not page_ids or not terms:
+        return titled, found
+    places = ", ".join(["%s"] * len(page_ids))
+    selects: list[str] = []
+    params: list = []
+    for term in terms:
+        for kind, expression in (
+            ("t", f"{_TITLE_COLUMNS} : {_fts_term(term)}"),
+            ("a", _fts_term(term)),
+        ):
+            if kind == "a" and not anywhere:
+                continue
+            selects.append(
+                f"SELECT page_id, lang, '{kind}' AS kind FROM wiki_page_fts "
+                f"WHERE wiki_page_fts MATCH %s AND page_id IN ({places})"
+            )
+            params += [expression, *page_ids]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT page_id, lang, kind, COUNT(*) FROM ("
+            + " UNION ALL ".join(selects)
+            + ") GROUP BY page_id, lang, kind",
+            params,
+        )
+        for pid, lang, kind, n in cursor.fetchall():
+            (titled if kind == "t" else found)[int(pid), lang] = int(n)
+    return titled, found
+
+
+def _ranked(
+    rows: list[tuple[int, str, float]],
+    terms: tuple[Term, ...],
+    all_words: bool,
+    counts: Callable[[tuple[Term, ...], list[int], bool], _Counts],
+) -> list[tuple[int, str, float]]:
+    """The rows (best score first) ranked for a question: first by how many of the words
+    the row has (when not every row has them all), then by how many of them its title or
+    headings hold, then by score."""
+    if len(rows) < 2:
+        return rows
+    page_ids = sorted({pid for pid, _lang, _score in rows})
+    titled, anywhere = counts(terms, page_ids, not all_words)
+    return sorted(
+        rows,
+        key=lambda row: (-anywhere[row[0], row[1]], -titled[row[0], row[1]], row[2]),
+    )
 
 
 def _ts_word(word: str, prefix: bool) -> str | None:
@@ -494,8 +603,33 @@ def _postgres_search(
             # Lower is better, as with BM25 on SQLite.
             rows += [(pk, code, -float(rank)) for pk, rank in ranked]
         if rows or len(operands) == 1:
-            return sorted(rows, key=lambda row: row[2]), joiner == " & " or len(operands) == 1
+            all_words = joiner == " & " or len(operands) == 1
+            rows = sorted(rows, key=lambda row: row[2])
+            return _ranked(rows, terms, all_words, _title_counts), all_words
     return rows, False
+
+
+def _title_counts(terms: tuple[Term, ...], page_ids: list[int], anywhere: bool) -> _Counts:
+    """``_sqlite_counts`` for PostgreSQL, which has no index of its own here: the words
+    each (page, language) holds in its title (its headings are not kept apart there; of
+    "anywhere" it says nothing, and the database's rank decides)."""
+    from .models import Page
+
+    counts: Counter[tuple[int, str]] = Counter()
+    fields = [f"title_{code}" for code in LANGUAGE_CODES]
+    for pk, *titles in Page.objects.filter(pk__in=page_ids).values_list("pk", *fields):
+        for code, title in zip(LANGUAGE_CODES, titles, strict=True):
+            words = WORD.findall(title or "")
+            counts[pk, code] = sum(
+                any(_matches(w, list(_own_and_synonyms(t))) for w in words) for t in terms
+            )
+    return counts, Counter()
+
+
+def _own_and_synonyms(term: Term) -> tuple[str, ...]:
+    """A word's stems as the highlighter matches them: its own (a prefix) and, whole, its
+    synonyms'."""
+    return (term.stem, *(f"={s}" for s in term.stems[1:]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,6 +648,7 @@ def find(parsed: ParsedQuery, *, limit: int = 200) -> Found:
         return Found((), True)
     search = _sqlite_search if _sqlite() else _postgres_search
     rows, all_words = search(parsed.terms, limit)
+    # The rows come ranked: a page's first row is its best language.
     best: dict[int, tuple[float, list[str]]] = {}
     for page_id, lang, score in rows:
         if page_id in best:
@@ -521,7 +656,7 @@ def find(parsed: ParsedQuery, *, limit: int = 200) -> Found:
         else:
             best[page_id] = (score, [lang])
     hits = [Hit(pid, tuple(langs), score) for pid, (score, langs) in best.items()]
-    return Found(tuple(sorted(hits, key=lambda h: h.score)), all_words or not hits)
+    return Found(tuple(hits), all_words or not hits)
 
 
 def search_pages(query: str, *, limit: int = 200) -> list[Hit]:

@@ -114,9 +114,10 @@ def test_one_query_highlights_a_whole_page_of_results(client, django_assert_num_
         make_page(f"energy-{n}", body_en=f"Energy page {n} spends energy.")
     # The vocabulary and the published pages (kept per content version), the versions.
     results(client, "energy")
-    # The search (on PostgreSQL one per language) and the results' highlights: no page
-    # and no body is read again.
-    with django_assert_num_queries(2 if connection.vendor == "sqlite" else 3) as captured:
+    # The search (on PostgreSQL one per language), which of the hits' titles and headings
+    # hold the words (the ranking) and the results' highlights: no page and no body is
+    # read again.
+    with django_assert_num_queries(3 if connection.vendor == "sqlite" else 4) as captured:
         html = results(client, "energy spends")
     assert len(snippets(html)) >= 10
     highlights = [q for q in captured.captured_queries if "highlight(" in q["sql"]]
