@@ -322,7 +322,12 @@ def ledger(seed: DaySeed) -> dict:
 
 
 def latest_odds_version(pool: Pool) -> OddsVersion | None:
-    return OddsVersion.objects.filter(pool=pool).order_by("-number").first()
+    return (
+        OddsVersion.objects.filter(pool=pool)
+        .select_related("candidate_list")
+        .order_by("-number")
+        .first()
+    )
 
 
 def pool_odds_versions(pool: Pool) -> QuerySet[OddsVersion]:

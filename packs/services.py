@@ -130,6 +130,18 @@ def today() -> DaySeed:
     return day_seed(selectors.utc_today())
 
 
+_made: list[dt.date] = []  # the day this process last made sure of (one per process)
+
+
+def ensure_today() -> None:
+    """Make today's seed if no one has yet — once a day per process, no query otherwise.
+    The pages call it before their cache: the day's first visit renews them."""
+    day = selectors.utc_today()
+    if _made != [day]:
+        today()
+        _made[:] = [day]
+
+
 def _weights() -> dict[str, int]:
     return {tier.value: PACK_TIER_WEIGHT[tier] for tier in PACK_TIERS}
 
@@ -266,8 +278,11 @@ def candidate_list(candidates: list[list]) -> CandidateList:
 
 def delete_unused_candidate_lists() -> int:
     """Delete the candidate lists no opening uses (their openings were deleted); how many
-    (``manage.py cleanup``). A list in use stays with its openings, which stay."""
-    deleted, _ = CandidateList.objects.filter(openings__isnull=True).delete()
+    (``manage.py cleanup``). A list in use stays with its openings, which stay, and so
+    does the list of an odds version (the ledger names it)."""
+    in_force = OddsVersion.objects.values("candidate_list_id")
+    unused = CandidateList.objects.filter(openings__isnull=True).exclude(id__in=in_force)
+    deleted, _ = unused.delete()
     return deleted
 
 

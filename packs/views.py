@@ -40,7 +40,7 @@ __all__ = [
 
 @require_safe
 def pool_list(request: HttpRequest) -> HttpResponse:
-    services.today()  # the day's first visit makes its seed: the cached page is renewed
+    services.ensure_today()  # the day's first visit makes its seed, renewing the cache
     return _pool_list(request)
 
 
@@ -51,7 +51,7 @@ def _pool_list(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    services.today()  # the day's first visit makes its seed: the cached page is renewed
+    services.ensure_today()  # the day's first visit makes its seed, renewing the cache
     return _pool_detail(request, slug)
 
 
