@@ -232,6 +232,20 @@ def power_is_current(run: PowerRun, pool: Pool | None = None) -> bool:
     return measured == now
 
 
+def card_powers(run: PowerRun, card_ids: list[int]) -> dict[int, EngineCardPower]:
+    """The measured power of these cards (by id; token → value), each with its tier now."""
+    rows = (
+        CardPower.objects.filter(run=run, card_id__in=card_ids)
+        .filter(card__starter=False)
+        .exclude(card__rarity=Rarity.FREE)
+        .values_list("card__token", "card__rarity", "wins", "draws", "games")
+    )
+    return {
+        token: EngineCardPower(str(token), EngineRarity(rarity), wins, draws, games)
+        for token, rarity, wins, draws, games in rows
+    }
+
+
 def pool_powers(run: PowerRun | None, pool: Pool) -> dict[int, EngineCardPower]:
     """The measured power of each of the pool's cards (token → value; one query).
 

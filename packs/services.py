@@ -200,9 +200,12 @@ def odds_version(pool: Pool, pool_now: PackPool | None = None) -> OddsVersion:
 LEDGER_ATTEMPTS = 8
 
 
-def open_pack(pool: Pool, session_key: str, form_token: str, client_seed: str) -> Opened:
+def open_pack(
+    pool: Pool, session_key: str, form_token: str, client_seed: str, *, day: DaySeed | None = None
+) -> Opened:
     """Open one pack of ``pool`` for the session with the player's ``client_seed`` (see
-    the module docstring): the next entry of today's ledger.
+    the module docstring): the next entry of today's ledger (of ``day``'s, for the demo
+    data's earlier days).
 
     ``EmptyPoolError`` when the pool has no drawable card: nothing is stored.
     """
@@ -214,7 +217,7 @@ def open_pack(pool: Pool, session_key: str, form_token: str, client_seed: str) -
     if not len(pool_now):
         raise EmptyPoolError(pool.slug)
     version = odds_version(pool, pool_now)
-    day = today()
+    day = day or today()
     server_seed = bytes.fromhex(day.seed)
     for _attempt in range(LEDGER_ATTEMPTS):
         last = (
