@@ -142,7 +142,7 @@ def test_bad_ledger_dates_are_clear_errors_never_500(client, site, lang) -> None
 def test_a_client_seed_empty_or_too_long_is_refused_in_words(client, site, lang) -> None:
     words = {
         "en": ("Give a client seed", "at most 64 characters (this one has 65)"),
-        "ru": ("Укажите клиентский сид", "не длиннее 64 символов (в этом 65)"),
+        "ru": ("Укажите клиентское зерно", "не длиннее 64 символов (в этом 65)"),
     }[lang]
     empty = open_with(client, "", lang=lang)
     assert empty.status_code == 400 and words[0] in empty.content.decode()
