@@ -28,7 +28,11 @@ from engine.packs import POWER_STEP_LIMIT, CardPower, power_report
 
 __all__ = ["removals"]
 
-_MARGIN = Fraction(1, 10)  # points: a step must rise, and stay under the limit, by this much
+# The search aims for steps inside the promise by this many points (it stops as soon as
+# the promise itself is kept): aiming at the very edge leaves two neighbouring steps both
+# tight, where no single removal helps one without hurting the other.
+_MARGIN = Fraction(1)
+_PLATEAU = 25  # removals in a row that bring the steps no closer, before giving up
 
 
 def _gap(means: list[Fraction]) -> Fraction:
@@ -40,6 +44,10 @@ def _gap(means: list[Fraction]) -> Fraction:
             Fraction(0), step - POWER_STEP_LIMIT + _MARGIN
         )
     return gap
+
+
+def _kept(means: list[Fraction]) -> bool:
+    return all(0 < (high - low) * 100 < POWER_STEP_LIMIT for low, high in itertools.pairwise(means))
 
 
 def removals(powers: Iterable[CardPower], limit: int = 10_000) -> tuple[str, ...] | None:
@@ -61,7 +69,8 @@ def removals(powers: Iterable[CardPower], limit: int = 10_000) -> tuple[str, ...
     means = [s / len(t) for s, t in zip(sums, tiers, strict=True)]
     removed: list[str] = []
     gap = _gap(means)
-    while gap and len(removed) < limit:
+    plateau = 0
+    while not _kept(means) and len(removed) < limit:
         best = None
         for i, rated in enumerate(tiers):
             left = high[i] - low[i]
@@ -73,7 +82,10 @@ def removals(powers: Iterable[CardPower], limit: int = 10_000) -> tuple[str, ...
                 score = _gap(trial)
                 if best is None or score < best[0]:
                     best = (score, i, end)
-        if best is None or best[0] >= gap:
+        if best is None:
+            return None
+        plateau = plateau + 1 if best[0] >= gap else 0
+        if plateau > _PLATEAU:
             return None
         gap, i, end = best
         rate, card = tiers[i][end]
@@ -84,6 +96,4 @@ def removals(powers: Iterable[CardPower], limit: int = 10_000) -> tuple[str, ...
             high[i] -= 1
         means[i] = sums[i] / (high[i] - low[i])
         removed.append(card)
-    if gap:
-        return None
-    return tuple(removed)
+    return tuple(removed) if _kept(means) else None
