@@ -5,8 +5,9 @@
   it is the card's derived rarity at the moment a pack is opened. Free cards are
   refused when a pool is saved through the admin (``packs.forms.PoolAdminForm``)
   or ``packs.services``, and left out of any draw if one became Free later.
-* ``Opening`` — one pack opened by one visitor's session: the seed drawn at the
-  POST from a cryptographic source, the pool's candidate list as it was (token
+* ``Opening`` — one pack opened by one visitor's session: its draw seed (made at the
+  POST from the day's server seed, the client seed and its nonce), the pool's candidate
+  list as it was (token
   and tier of each card, in draw order: a ``CandidateList``, stored once per
   version of the list and shared by its openings), the pack size and the picks. Its
   permalink replays the draw from these alone, so a later change to the pool or
