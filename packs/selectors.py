@@ -124,7 +124,9 @@ def pool_cards(pool: Pool) -> QuerySet[Card]:
 
 def opening_or_404(public_id: UUID) -> Opening:
     opening = (
-        Opening.objects.select_related("pool", "candidate_list").filter(public_id=public_id).first()
+        Opening.objects.select_related("pool", "candidate_list", "odds_version")
+        .filter(public_id=public_id)
+        .first()
     )
     if opening is None:
         raise Http404("No such opening.")
