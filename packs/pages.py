@@ -139,6 +139,9 @@ class VersionLine:
 
 def version_text(changes: dict[str, Any]) -> str:
     """What changed in an odds version, in words: "3 cards added, 1 card removed"."""
+    if changes.get("first"):
+        n = changes.get("added") or 0
+        return ngettext("first odds, %(n)s card", "first odds, %(n)s cards", n) % {"n": n}
     parts = []
     for key, say in (
         ("added", lambda n: ngettext("%(n)s card added", "%(n)s cards added", n)),

@@ -148,7 +148,7 @@ def _weights() -> dict[str, int]:
 
 def _changes(before: OddsVersion | None, listed: list[list], pack_size: int) -> dict:
     if before is None:
-        return {"added": len(listed), "removed": 0, "retiered": 0, "pack_size": None}
+        return {"first": True, "added": len(listed), "removed": 0, "retiered": 0, "pack_size": None}
     old = {int(token): tier for token, tier in before.candidate_list.candidates}
     new = {int(token): tier for token, tier in listed}
     return {

@@ -180,11 +180,11 @@ def test_a_change_to_the_pool_makes_a_dated_odds_version(client, site) -> None:
     pool = Pool.objects.get(slug="night-sky")
     open_with(client, "a")
     first = Opening.objects.get().odds_version
-    assert first.number == 1
+    assert first.number == 1 and first.changes["first"]
     added = Card.objects.collectible().exclude(pools=pool)[:3]
     pool.cards.add(*added)
     html = client.get(url("pool-detail", slug="night-sky")).content.decode()
-    assert "3 cards added" in html
+    assert "3 cards added" in html and "first odds" in html
     open_with(client, "b")
     second = Opening.objects.get(nonce=2).odds_version
     assert second.number == 2 and second.changes["added"] == 3 and second.key == "night-sky:2"
