@@ -5,7 +5,11 @@ figures; never asserts).
 - Exact odds of one pack of 10 from a 1,000-card pool (goal ≤ 5 ms): from a plain
   list of (id, rarity) — checking the pool included — and from a prepared ``PackPool``.
 - Draws per second of packs of 5 from a 1,000-card pool on one core (goal ≥ 10,000/s):
-  from a prepared ``PackPool`` (what the site and the odds check use), and from a list.
+  from a prepared ``PackPool`` (what the site and the odds check use), and from a list;
+  and as an opening draws since the ledger (issue 31): the seed made by HMAC-SHA256 of
+  the day's server seed and the client seed with its nonce, then ``random.Random(seed)``.
+- A day's ledger of 10,000 openings checked by ``engine.ledger.verify_ledger`` — the
+  commitment, the hash chain and every pick (goal ≤ 2 s).
 - Over HTTP, next to /healthz in the same run: the pool page (a repeat view, cached)
   and opening a pack (a POST that draws and stores an opening, then redirects; each
   request carries a fresh masked CSRF token, so each one opens a new pack).
@@ -30,6 +34,7 @@ from urllib.parse import urlencode
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.harness import HOST, ROOT, Request, Stats, fetch, hammer
+from engine.ledger import chain, commitment, draw_seed, verify_ledger
 from engine.packs import PackPool, draw_offer, offer_odds
 from engine.types import Rarity
 
@@ -38,6 +43,8 @@ POOL_SIZE = 1000
 MIX = ((Rarity.COMMON, 580), (Rarity.RARE, 210), (Rarity.EPIC, 60), (Rarity.LEGENDARY, 150))
 ODDS_GOAL_MS = 5.0
 DRAWS_GOAL = 10_000
+LEDGER_OPENINGS = 10_000
+LEDGER_GOAL_S = 2.0
 POOL_PATH = "/en/packs/whole-collection/"
 OPEN_PATH = "/en/packs/whole-collection/open/"
 
@@ -84,7 +91,63 @@ def engine_figures() -> list[tuple[str, str]]:
             f"goal ≥ {DRAWS_GOAL:,}/s: {verdict}",
         )
     )
+    server_seed = bytes(range(32))
+    nonce = iter(range(1, 10**9))
+
+    def ledger_draw() -> None:
+        n = next(nonce)
+        draw_offer(prepared, 5, random.Random(draw_seed(server_seed, f"client-{n}", n)))
+
+    _, smed = _per_call(ledger_draw, repeat=5, number=20_000)
+    verdict = "met" if 1 / smed >= DRAWS_GOAL else "NOT met"
+    figures.append(
+        (
+            "openings' draws with the ledger's seed (HMAC + draw), k = 5",
+            f"{1 / smed:,.0f} packs/s median — goal ≥ {DRAWS_GOAL:,}/s: {verdict}",
+        )
+    )
+    ledger = _ledger(prepared, server_seed, LEDGER_OPENINGS)
+    seconds, _ = _per_call(lambda: verify_ledger(ledger), repeat=3, number=1)
+    ok = verify_ledger(ledger).ok
+    verdict = "met" if seconds <= LEDGER_GOAL_S and ok else "NOT met"
+    figures.append(
+        (
+            f"verify a day's ledger of {LEDGER_OPENINGS:,} openings",
+            f"{seconds:.2f} s (best of 3; {'holds' if ok else 'FAILS'}) — "
+            f"goal ≤ {LEDGER_GOAL_S:g} s: {verdict}",
+        )
+    )
     return figures
+
+
+def _ledger(pool: PackPool, server_seed: bytes, openings: int) -> dict:
+    """A day's ledger of ``openings`` packs of 5 from ``pool`` (engine.ledger's shape)."""
+    promised = commitment(server_seed)
+    entries = []
+    prev = promised
+    for n in range(1, openings + 1):
+        client_seed = f"client-{n}"
+        picks = draw_offer(pool, 5, random.Random(draw_seed(server_seed, client_seed, n)))
+        entry = chain(
+            prev,
+            {
+                "n": n,
+                "pool": "bench",
+                "odds_version": "bench:1",
+                "client_seed": client_seed,
+                "picks": [c.card_id for c in picks],
+            },
+        )
+        entries.append(entry)
+        prev = entry["hash"]
+    candidates = [[c.card_id, c.rarity.value] for c in pool.candidates]
+    return {
+        "date": "2026-12-06",
+        "commitment": promised,
+        "server_seed": server_seed.hex(),
+        "versions": {"bench:1": candidates},
+        "entries": entries,
+    }
 
 
 # --- HTTP -----------------------------------------------------------------------------------
@@ -122,7 +185,9 @@ def _visitor(port: int) -> tuple[str, str] | None:
         OPEN_PATH,
         "POST",
         headers=_post_headers(port, cookie, _mask_cipher_secret(secret)),
-        body=urlencode({"csrfmiddlewaretoken": _mask_cipher_secret(secret)}).encode(),
+        body=urlencode(
+            {"csrfmiddlewaretoken": _mask_cipher_secret(secret), "client_seed": "bench"}
+        ).encode(),
     )
     session = _cookie(headers, "sessionid")
     if status != 302 or not session:
@@ -159,7 +224,7 @@ def http_rows(port: int, concurrency: int, duration: float) -> list[Row]:
 
     def opening(i: int) -> Request:
         token = _mask_cipher_secret(secret)  # a fresh form token: a new pack each time
-        body = urlencode({"csrfmiddlewaretoken": token}).encode()
+        body = urlencode({"csrfmiddlewaretoken": token, "client_seed": f"bench-{i}"}).encode()
         headers = tuple(_post_headers(port, cookie, token).items())
         return Request(OPEN_PATH, "POST", headers, body)
 

@@ -6,7 +6,9 @@ pool with a Free card, or with a card listed twice, is refused with a message na
 the cards (``packs.forms.PoolAdminForm``). Under the cards, the exact odds of one pack
 are shown for the saved pool, and recomputed as cards are added or the pack size
 changes (``static/js/packs_admin.js`` posts them to ``odds-preview/``; without JavaScript the
-preview follows each save).
+preview follows each save). With them, live, the power promise of the cards picked (from
+the latest measurement) and, when it is broken, the fewest removals found that keep it
+(``packs.promise``).
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ from modeltranslation.admin import TabbedTranslationAdmin
 from cards.models import Card, Rarity
 from core.admin import TranslationTabsMedia, UniqueRaceAdmin
 from core.forms import AsciiIntegerField, ModelMultipleChoiceField
-from engine.packs import PACK_SIZE_MAX, PACK_SIZE_MIN, PackCandidate, offer_odds
+from engine.packs import PACK_SIZE_MAX, PACK_SIZE_MIN, PackCandidate, offer_odds, power_report
 
-from . import presenters
+from . import presenters, selectors
 from .forms import PoolAdminForm
-from .models import Opening, Pool, PowerRun
+from .models import DaySeed, OddsVersion, Opening, Pool, PowerRun
+from .promise import removals
 
 
 class PreviewForm(forms.Form):
@@ -51,8 +54,27 @@ def odds_preview_html(cards: list[Card], pack_size: int) -> str:
             "picks": odds.picks,
             "pack_size": pack_size,
             "free": free,
+            **promise_preview(drawable),
         },
     )
+
+
+def promise_preview(cards: list[Card]) -> dict:
+    """The power promise of these cards (latest measurement), and the removals proposed."""
+    run = selectors.latest_power_run()
+    if run is None or not cards:
+        return {"power": None}
+    powers = selectors.card_powers(run, [c.id for c in cards])
+    if not powers:
+        return {"power": None}
+    report = power_report(powers.values())
+    proposed = removals(powers.values()) if not report.kept else ()
+    names = {str(c.token): str(c) for c in cards}
+    return {
+        "power": presenters.power_view(run, report, True),
+        "proposed": [names.get(card_id, card_id) for card_id in proposed or ()],
+        "no_fix": proposed is None,
+    }
 
 
 @admin.register(Pool)
@@ -129,7 +151,7 @@ class PoolAdmin(UniqueRaceAdmin, TranslationTabsMedia, TabbedTranslationAdmin):
 
 @admin.register(Opening)
 class OpeningAdmin(admin.ModelAdmin):
-    list_display = ("public_id", "pool_slug", "pack_size", "picks", "created_at")
+    list_display = ("public_id", "pool_slug", "day", "nonce", "pack_size", "picks", "created_at")
     list_filter = ("pool_slug",)
     search_fields = ("=public_id", "pool_slug")
     readonly_fields = [f.name for f in Opening._meta.fields]
@@ -139,6 +161,38 @@ class OpeningAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request: HttpRequest, obj: Opening | None = None) -> bool:
+        return False
+
+
+@admin.register(DaySeed)
+class DaySeedAdmin(admin.ModelAdmin):
+    """The days' commitments; a day's seed is shown only once the day has ended."""
+
+    list_display = ("day", "commitment", "created_at")
+    fields = ("day", "commitment", "revealed_seed", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description=_("server seed"))
+    def revealed_seed(self, obj: DaySeed) -> str:
+        return obj.seed if selectors.is_revealed(obj.day) else "—"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: DaySeed | None = None) -> bool:
+        return False
+
+
+@admin.register(OddsVersion)
+class OddsVersionAdmin(admin.ModelAdmin):
+    list_display = ("key", "pack_size", "changes", "created_at")
+    search_fields = ("key",)
+    readonly_fields = [f.name for f in OddsVersion._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: OddsVersion | None = None) -> bool:
         return False
 
 

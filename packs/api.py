@@ -5,7 +5,14 @@
   pack), its tiers (cards, expected count, chance of at least one, chance of one card)
   and, when measured, its power promise.
 - ``GET /api/packs/openings/<uuid>`` — an opening: its seed, its candidate list as it
-  was (in draw order), its picks, and whether replaying the draw gives them again.
+  was (in draw order), its picks, and whether replaying the draw gives them again; and
+  its place in the day's ledger (``ledger``: the day, its commitment, the server seed once
+  revealed, the nonce, the client seed, the odds version, the entry with ``prev`` and
+  ``hash``) — all a verifier needs for this one opening.
+- ``GET /api/packs/ledger/YYYY-MM-DD`` — a day's ledger (``engine.ledger``'s shape):
+  commitment, server seed (null until the day has ended), each odds version's candidate
+  list once, the hash-chained entries. A date that is not one is a 400; a day to come or
+  a day without a ledger, a 404.
 
 Every chance is ``{"fraction": "p/q", "float": …}``: the fraction in lowest terms
 (``"1"`` and ``"0"`` for whole numbers), the float for convenience. A seed is a string
@@ -18,6 +25,7 @@ Responses and errors are ``core.api``'s: an ETag and a short public Cache-Contro
 
 from __future__ import annotations
 
+import datetime as dt
 from fractions import Fraction
 from typing import Any
 from uuid import UUID
@@ -29,12 +37,35 @@ from django.utils.translation import gettext as _
 from core.api import absolute, api_view, error_response, json_response
 from engine.packs import POWER_STEP_LIMIT, offer_odds, power_report
 
-from . import presenters, selectors
-from .models import Opening, Pool
+from . import presenters, selectors, services
+from .forms import LedgerDay
+from .models import DaySeed, Opening, Pool
+from .narration import REFUSALS, Refusal
 
 
 def _exact(value: Fraction) -> dict[str, Any]:
     return {"fraction": str(value), "float": float(value)}
+
+
+def _day(request: HttpRequest, seed: DaySeed | None) -> dict[str, Any] | None:
+    if seed is None:
+        return None
+    date = seed.day.isoformat()
+    return {
+        "date": date,
+        "commitment": seed.commitment,
+        "server_seed": seed.seed if selectors.is_revealed(seed.day) else None,
+        "ledger_url": absolute(request, reverse("api-packs:ledger", kwargs={"date": date})),
+    }
+
+
+def _days(request: HttpRequest) -> dict[str, Any]:
+    """Today's commitment, and the day before's, revealed (when there was one)."""
+    today = services.today()
+    return {
+        "today": _day(request, today),
+        "yesterday": _day(request, selectors.day_seed(today.day - dt.timedelta(days=1))),
+    }
 
 
 def _pool_head(request: HttpRequest, pool: Pool, cards: int) -> dict[str, Any]:
@@ -56,7 +87,9 @@ def pool_list(request: HttpRequest) -> HttpResponse:
         _pool_head(request, pool, sum(selectors.pool_tier_counts(pool).values()))
         for pool in selectors.pools_with_counts()
     ]
-    return json_response({"object": "list", "count": len(pools), "results": pools})
+    return json_response(
+        {"object": "list", "count": len(pools), "results": pools, "days": _days(request)}
+    )
 
 
 @api_view(key="pool")
@@ -69,6 +102,18 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
     names = dict(selectors.pool_cards(pool).values_list("token", "name"))
     data = _pool_head(request, pool, len(candidates))
     data["picks"] = odds.picks
+    data["days"] = _days(request)
+    version = services.odds_version(pool, candidates) if len(candidates) else None
+    data["odds_version"] = (
+        {
+            "key": version.key,
+            "number": version.number,
+            "since": version.created_at.isoformat(),
+            "changes": version.changes,
+        }
+        if version is not None
+        else None
+    )
     data["tiers"] = {
         t.rarity.value: {
             "cards": t.cards,
@@ -137,7 +182,9 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @api_view(key="opening")
 def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
     opening = (
-        Opening.objects.select_related("pool", "candidate_list").filter(public_id=public_id).first()
+        Opening.objects.select_related("pool", "candidate_list", "odds_version__candidate_list")
+        .filter(public_id=public_id)
+        .first()
     )
     if opening is None:
         return error_response(404, "not_found", _("There is no such opening."))
@@ -158,9 +205,49 @@ def opening_detail(request: HttpRequest, public_id: UUID) -> HttpResponse:
             "candidates": [{"token": t, "rarity": r} for t, r in opening.candidates],
             "picks": opening.picks,
             "verification": {"verified": replay.verified, "replayed_picks": list(replay.picks)},
+            "ledger": _place(request, opening),
             "page_url": absolute(request, opening.get_absolute_url()),
         },
     )
+
+
+def _place(request: HttpRequest, opening: Opening) -> dict[str, Any] | None:
+    """The opening's place in its day's ledger, with what a verifier needs to check it."""
+    if opening.day is None or opening.nonce is None or opening.odds_version is None:
+        return None
+    day = _day(request, selectors.day_seed(opening.day))
+    if day is None:
+        return None
+    return {
+        **day,
+        "n": opening.nonce,
+        "odds_version": opening.odds_version.key,
+        "candidates": opening.odds_version.candidate_list.candidates,
+        "entry": {
+            "n": opening.nonce,
+            "pool": opening.pool_slug,
+            "odds_version": opening.odds_version.key,
+            "client_seed": opening.client_seed,
+            "picks": opening.picks,
+            "prev": opening.prev,
+            "hash": opening.hash,
+        },
+    }
+
+
+@api_view(key="ledger")
+def ledger(request: HttpRequest, date: str) -> HttpResponse:
+    parsed = LedgerDay(date, selectors.utc_today())
+    if parsed.refusal is not None:
+        code = "bad_date" if parsed.status == 400 else "not_found"
+        return error_response(parsed.status, code, REFUSALS.say(parsed.refusal, parsed.params))
+    assert parsed.day is not None
+    seed = services.today() if parsed.day == selectors.utc_today() else None
+    seed = seed or selectors.day_seed(parsed.day)
+    if seed is None:
+        details = REFUSALS.say(Refusal.NO_LEDGER, parsed.params)
+        return error_response(404, "not_found", details)
+    return json_response(selectors.ledger(seed))
 
 
 def not_found(request: HttpRequest, rest: str = "") -> HttpResponse:

@@ -104,8 +104,46 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             Field("candidates", _("The pool's cards at the time, in draw order: token, rarity.")),
             Field("picks", _("The tokens the pack gave, in the order drawn.")),
             Field("verification", _("verified (true when the replay matches) and replayed_picks.")),
+            Field(
+                "ledger",
+                _(
+                    "Its place in the day's ledger: date, commitment, server_seed (null until "
+                    "the day has ended), n (its nonce), odds_version, candidates and its entry "
+                    "(with prev and hash); null for an opening made before the ledger."
+                ),
+            ),
             Field("page_url", _("The opening's page on this site.")),
         ),
         errors=((404, "not_found"),),
+    ),
+    Endpoint(
+        key="ledger",
+        path="/api/packs/ledger/<YYYY-MM-DD>",
+        summary=_(
+            "A day's public ledger of openings: the commitment shown from the day's start, "
+            "the server seed once the day has ended, each odds version's candidates once, "
+            "and the hash-chained entries. Check it with python -m engine packs verify."
+        ),
+        example="",  # today's ledger changes with every opening: no fixed example
+        example_response=(
+            '{"date": "2026-12-06", "commitment": "9f2c…", "server_seed": "51aa…", '
+            '"versions": {"night-sky:1": [[3, "common"], …]}, "entries": [{"n": 1, "pool": '
+            '"night-sky", "odds_version": "night-sky:1", "client_seed": "k4x…", "picks": '
+            '[57, 12, 140, 3, 98], "prev": "9f2c…", "hash": "03be…"}, …]}'
+        ),
+        fields=(
+            Field("date", _("The UTC day.")),
+            Field("commitment", _("The SHA-256 of the day's server seed, as 64 hex digits.")),
+            Field("server_seed", _("The day's server seed as hex, or null until the day ends.")),
+            Field("versions", _("Each odds version's candidates, in draw order: token, tier.")),
+            Field(
+                "entries",
+                _(
+                    "The openings in order: n, pool, odds_version, client_seed, picks, prev "
+                    "(the previous entry's hash, the commitment for the first) and hash."
+                ),
+            ),
+        ),
+        errors=((400, "bad_date"), (404, "not_found")),
     ),
 )

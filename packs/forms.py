@@ -6,6 +6,9 @@ goes through a Django form: "²" or "1e9" is a form error, never a crash.
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+import secrets
 from typing import Any
 
 from django import forms
@@ -13,8 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.models import Card, Rarity
 from core.forms import AsciiIntegerField, ModelMultipleChoiceField
+from engine.ledger import CLIENT_SEED_MAX
 
 from .models import RESERVED_SLUGS, Pool
+from .narration import REFUSALS, Refusal
 
 CHECK_PACKS_DEFAULT = 2_000
 CHECK_PACKS_MAX = 20_000  # a check draws at ~100,000 packs a second: a bounded request
@@ -48,6 +53,73 @@ class CheckForm(forms.Form):
         required=False,
         help_text=_("Leave empty for a fresh random check; give a seed to repeat one."),
     )
+
+
+def proposed_client_seed() -> str:
+    """A client seed the server proposes when the browser did not make one (no
+    JavaScript): random, and the person may change it before opening."""
+    return secrets.token_hex(8)
+
+
+class OpenForm(forms.Form):
+    """The player's client seed (1–64 characters of any text), for one opening."""
+
+    client_seed = forms.CharField(
+        label=_("Your client seed"),
+        strip=False,
+        required=False,  # an empty one is refused below, in the refusals' words
+        help_text=_(
+            "Any text of 1 to 64 characters. It is mixed with the day's secret server seed, "
+            "so neither side alone decides the cards."
+        ),
+    )
+
+    def clean_client_seed(self) -> str:
+        seed = self.cleaned_data.get("client_seed") or ""
+        if not seed:
+            params = {"max": CLIENT_SEED_MAX}
+            raise forms.ValidationError(REFUSALS.say(Refusal.CLIENT_SEED_EMPTY, params))
+        if len(seed) > CLIENT_SEED_MAX:
+            params = {"max": CLIENT_SEED_MAX, "length": len(seed)}
+            raise forms.ValidationError(REFUSALS.say(Refusal.CLIENT_SEED_LONG, params))
+        return seed
+
+
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+class LedgerDay:
+    """A ledger's date from its address, parsed: ``day`` or ``refusal`` with ``params``
+    (not a date, a day to come) and the HTTP status to answer it with."""
+
+    def __init__(self, text: str, today: dt.date) -> None:
+        self.text = text
+        self.day: dt.date | None = None
+        self.refusal: Refusal | None = None
+        self.status = 200
+        try:
+            if not _DATE.fullmatch(text):
+                raise ValueError(text)
+            self.day = dt.date.fromisoformat(text)
+        except ValueError:
+            self.refusal, self.status = Refusal.BAD_DATE, 400
+            return
+        if self.day > today:
+            self.refusal, self.status, self.day = Refusal.FUTURE_DATE, 404, None
+
+    @property
+    def params(self) -> dict[str, str]:
+        return {"date": self.text[:40]}
+
+
+_SOURCE = re.compile(r"/api/packs/(openings/[0-9a-f-]{36}|ledger/[0-9]{4}-[0-9]{2}-[0-9]{2})")
+
+
+def verify_source(query: Any) -> str:
+    """The verifier's ``?opening=`` or ``?ledger=``: an address of this site's packs API to
+    load, or "" (anything else is ignored: the page never fetches another site)."""
+    asked = query.get("opening") or query.get("ledger") or ""
+    return asked if _SOURCE.fullmatch(asked) else ""
 
 
 class PoolAdminForm(forms.ModelForm):

@@ -5,13 +5,21 @@
   it is the card's derived rarity at the moment a pack is opened. Free cards are
   refused when a pool is saved through the admin (``packs.forms.PoolAdminForm``)
   or ``packs.services``, and left out of any draw if one became Free later.
-* ``Opening`` — one pack opened by one visitor's session: the seed drawn at the
-  POST from a cryptographic source, the pool's candidate list as it was (token
+* ``Opening`` — one pack opened by one visitor's session: its draw seed (made at the
+  POST from the day's server seed, the client seed and its nonce), the pool's candidate
+  list as it was (token
   and tier of each card, in draw order: a ``CandidateList``, stored once per
   version of the list and shared by its openings), the pack size and the picks. Its
   permalink replays the draw from these alone, so a later change to the pool or
   to the collection never changes what an opening shows, and a replay that gives
   other picks is shown as not verified.
+* ``DaySeed`` — a UTC day's server seed (32 bytes from ``secrets``, hex) and its
+  commitment (their SHA-256), shown from the day's start; the seed is revealed once the
+  day has ended (``engine.ledger``).
+* ``OddsVersion`` — a pool's odds as they were: its candidate list, pack size and tier
+  weights, numbered and dated, with what changed from the version before. Each opening
+  records the version it was drawn under, and its place in the day's ledger (nonce,
+  client seed, ``prev`` and ``hash``).
 * ``PowerRun`` / ``CardPower`` — the power promise (seed 003): every card's win
   rate against a fixed gauntlet, measured by ``manage.py compute_power``.
 """
@@ -36,7 +44,7 @@ from engine.packs import PACK_SIZE_DEFAULT, PACK_SIZE_MAX, PACK_SIZE_MIN
 
 # Addresses the booster pages use for themselves (/packs/binder/, /packs/openings/…):
 # no pool may take them.
-RESERVED_SLUGS = ("binder", "openings")
+RESERVED_SLUGS = ("binder", "openings", "ledger", "verify")
 
 
 class Pool(models.Model):
@@ -124,6 +132,53 @@ def candidate_digest(candidates: list[list]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+class DaySeed(models.Model):
+    """A UTC day's server seed and its commitment (docs/rules.md §7)."""
+
+    day = models.DateField(_("day"), unique=True)
+    seed = models.CharField(_("server seed"), max_length=64, help_text=_("32 bytes, as hex."))
+    commitment = models.CharField(
+        _("commitment"), max_length=64, help_text=_("The SHA-256 of the seed, as hex.")
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("day's seed")
+        verbose_name_plural = _("days' seeds")
+        ordering = ["-day"]
+
+    def __str__(self) -> str:
+        return f"{self.day:%Y-%m-%d} {self.commitment[:12]}"
+
+
+class OddsVersion(models.Model):
+    """A pool's odds as they were from ``created_at``: its candidate list, pack size and
+    tier weights. ``key`` ("slug:number") names it in the ledger; ``changes`` says what
+    changed from the version before (``added``, ``removed``, ``retiered`` card counts,
+    ``pack_size`` [before, after] or null, ``weights`` true when the tier weights did)."""
+
+    pool = models.ForeignKey(
+        Pool, on_delete=models.SET_NULL, null=True, blank=True, related_name="odds_versions"
+    )
+    key = models.CharField(_("odds version"), max_length=80, unique=True)
+    number = models.PositiveIntegerField(_("number"))
+    candidate_list = models.ForeignKey(
+        CandidateList, on_delete=models.PROTECT, related_name="+", verbose_name=_("candidates")
+    )
+    pack_size = models.PositiveSmallIntegerField(_("pack size"))
+    weights = models.JSONField(_("tier weights"))
+    changes = models.JSONField(_("what changed"), default=dict)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("odds version")
+        verbose_name_plural = _("odds versions")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class Opening(models.Model):
     """One opened pack: everything needed to show it and to replay its draw."""
 
@@ -156,6 +211,20 @@ class Opening(models.Model):
     )
     picks = models.JSONField(_("picks"), help_text=_("The tokens drawn, in pick order."))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Its place in the day's ledger (null for the openings made before the ledger).
+    day = models.DateField(_("ledger day"), null=True, blank=True)
+    nonce = models.PositiveIntegerField(_("nonce"), null=True, blank=True)
+    client_seed = models.CharField(_("client seed"), max_length=64, blank=True)
+    odds_version = models.ForeignKey(
+        OddsVersion,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="openings",
+        verbose_name=_("odds version"),
+    )
+    prev = models.CharField(_("previous hash"), max_length=64, blank=True)
+    hash = models.CharField(_("hash"), max_length=64, blank=True)
 
     class Meta:
         verbose_name = _("opening")
@@ -164,6 +233,8 @@ class Opening(models.Model):
         constraints = [
             # One render of the open form opens one pack (its token is random per render).
             models.UniqueConstraint(fields=["request_key"], name="packs_opening_once_per_form"),
+            # One place per number in a day's ledger.
+            models.UniqueConstraint(fields=["day", "nonce"], name="packs_opening_ledger_place"),
         ]
         indexes = [
             models.Index(fields=["session_key", "created_at"], name="packs_open_session_idx")
@@ -208,6 +279,9 @@ class CardPower(models.Model):
     wins = models.PositiveIntegerField(_("wins"))
     draws = models.PositiveIntegerField(_("draws"))
     games = models.PositiveIntegerField(_("games"))
+    # The card as the match saw it when measured (``packs.selectors.card_fingerprint``):
+    # a pool's figures are out of date only when one of its cards' differs now.
+    fingerprint = models.CharField(_("fingerprint"), max_length=32, blank=True)
 
     class Meta:
         verbose_name = _("card power")

@@ -9,6 +9,8 @@ that became Free since the pool was saved is left out, as every draw's caller mu
 
 from __future__ import annotations
 
+import datetime as dt
+import hashlib
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -31,7 +33,7 @@ from engine.packs import (
 )
 from engine.types import Rarity as EngineRarity
 
-from .models import CardPower, Opening, Pool, PowerRun
+from .models import CardPower, DaySeed, OddsVersion, Opening, Pool, PowerRun
 
 __all__ = [
     "DEPENDS_ON",
@@ -40,7 +42,11 @@ __all__ = [
     "binder_tokens",
     "candidates",
     "candidates_by_pool",
+    "card_fingerprints",
+    "day_seed",
+    "is_revealed",
     "latest_power_run",
+    "ledger",
     "opening_or_404",
     "pool_cards",
     "pool_or_404",
@@ -49,6 +55,7 @@ __all__ = [
     "power_is_current",
     "replay",
     "session_openings",
+    "utc_today",
 ]
 
 # The content versions a pool's page depends on: its pools, and the cards' derived
@@ -117,7 +124,9 @@ def pool_cards(pool: Pool) -> QuerySet[Card]:
 
 def opening_or_404(public_id: UUID) -> Opening:
     opening = (
-        Opening.objects.select_related("pool", "candidate_list").filter(public_id=public_id).first()
+        Opening.objects.select_related("pool", "candidate_list", "odds_version")
+        .filter(public_id=public_id)
+        .first()
     )
     if opening is None:
         raise Http404("No such opening.")
@@ -179,9 +188,64 @@ def latest_power_run() -> PowerRun | None:
     return PowerRun.objects.order_by("-created_at", "-id").first()
 
 
-def power_is_current(run: PowerRun) -> bool:
-    """Whether the collection has not changed since the run measured it."""
-    return run.collection_version == versions.current("cards")
+# What a card is to a match (its derived values): a power measurement is out of date for a
+# card only when one of these changed since.
+FINGERPRINT_FIELDS = (
+    "rarity",
+    "role",
+    "template",
+    "energy_cost",
+    "atk",
+    "hp",
+    "defense",
+    "ability",
+    "active_skill",
+    "skill_affinity",
+)
+
+
+def fingerprint(values: tuple) -> str:
+    """A card's fingerprint: a digest of its ``FINGERPRINT_FIELDS`` values."""
+    text = "\x1f".join("" if v is None else str(v) for v in values)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def card_fingerprints(cards: QuerySet[Card]) -> dict[int, str]:
+    """token → fingerprint of these cards (one query)."""
+    return {row[0]: fingerprint(row[1:]) for row in cards.values_list("token", *FINGERPRINT_FIELDS)}
+
+
+def power_is_current(run: PowerRun, pool: Pool | None = None) -> bool:
+    """Whether no card ``pool`` holds changed since the run measured it (and none is new
+    to the catalogue since): a recompute that changed nothing leaves it current.
+
+    Without a pool, or for a run stored before fingerprints, whether the collection's
+    version is the one the run measured."""
+    if pool is None:
+        return run.collection_version == versions.current("cards")
+    now = card_fingerprints(pool.cards.filter(_IN_A_POOL))
+    measured = dict(
+        CardPower.objects.filter(run=run, card__token__in=list(now)).values_list(
+            "card__token", "fingerprint"
+        )
+    )
+    if any(not value for value in measured.values()):
+        return run.collection_version == versions.current("cards")
+    return measured == now
+
+
+def card_powers(run: PowerRun, card_ids: list[int]) -> dict[int, EngineCardPower]:
+    """The measured power of these cards (by id; token → value), each with its tier now."""
+    rows = (
+        CardPower.objects.filter(run=run, card_id__in=card_ids)
+        .filter(card__starter=False)
+        .exclude(card__rarity=Rarity.FREE)
+        .values_list("card__token", "card__rarity", "wins", "draws", "games")
+    )
+    return {
+        token: EngineCardPower(str(token), EngineRarity(rarity), wins, draws, games)
+        for token, rarity, wins, draws, games in rows
+    }
 
 
 def pool_powers(run: PowerRun | None, pool: Pool) -> dict[int, EngineCardPower]:
@@ -201,3 +265,86 @@ def pool_powers(run: PowerRun | None, pool: Pool) -> dict[int, EngineCardPower]:
         token: EngineCardPower(str(token), EngineRarity(rarity), wins, draws, games)
         for token, rarity, wins, draws, games in rows
     }
+
+
+# ---------------------------------------------------------------------------
+# The ledger
+
+
+def utc_today() -> dt.date:
+    return dt.datetime.now(dt.UTC).date()
+
+
+def day_seed(day: dt.date) -> DaySeed | None:
+    return DaySeed.objects.filter(day=day).first()
+
+
+def is_revealed(day: dt.date) -> bool:
+    """A day's server seed is shown once the day has ended (UTC)."""
+    return day < utc_today()
+
+
+def ledger_openings(day: dt.date) -> QuerySet[Opening]:
+    """The day's openings in ledger order, with their odds versions."""
+    return (
+        Opening.objects.filter(day=day, nonce__isnull=False)
+        .select_related("odds_version__candidate_list")
+        .order_by("nonce")
+    )
+
+
+def ledger(seed: DaySeed) -> dict:
+    """The day's ledger (``engine.ledger``'s shape): the server seed only once revealed."""
+    versions_: dict[str, list] = {}
+    entries = []
+    rows = ledger_openings(seed.day).values_list(
+        "nonce",
+        "pool_slug",
+        "odds_version__key",
+        "odds_version_id",
+        "client_seed",
+        "picks",
+        "prev",
+        "hash",
+    )
+    version_ids: dict[str, int] = {}
+    for nonce, pool, key, version_id, client_seed, picks, prev, hash_ in rows:
+        version_ids[key] = version_id
+        entries.append(
+            {
+                "n": nonce,
+                "pool": pool,
+                "odds_version": key,
+                "client_seed": client_seed,
+                "picks": picks,
+                "prev": prev,
+                "hash": hash_,
+            }
+        )
+    lists = dict(
+        OddsVersion.objects.filter(id__in=list(version_ids.values())).values_list(
+            "key", "candidate_list__candidates"
+        )
+    )
+    for key in sorted(version_ids):
+        versions_[key] = lists[key]
+    return {
+        "date": seed.day.isoformat(),
+        "commitment": seed.commitment,
+        "server_seed": seed.seed if is_revealed(seed.day) else None,
+        "versions": versions_,
+        "entries": entries,
+    }
+
+
+def latest_odds_version(pool: Pool) -> OddsVersion | None:
+    return (
+        OddsVersion.objects.filter(pool=pool)
+        .select_related("candidate_list")
+        .order_by("-number")
+        .first()
+    )
+
+
+def pool_odds_versions(pool: Pool) -> QuerySet[OddsVersion]:
+    return OddsVersion.objects.filter(pool=pool).order_by("-number")

@@ -1,11 +1,13 @@
 """Writes of the booster feature: opening a pack, measuring the power promise, and the
 demo pools.
 
-Opening a pack (docs/rules.md §7): the seed is drawn at the POST, on the server, from
-``secrets`` — never earlier, so no page, form or header shown before the opening can
-hold the result. The opening stores that seed, the pool's candidate list as it was
-(token and tier of each card, in draw order: a ``CandidateList`` row shared by every
-opening of the same list), the pack size and the picks.
+Opening a pack (docs/rules.md §7): the draw's seed is the HMAC of the day's secret
+server seed (committed to from the day's start, ``today``) and the player's client seed
+with the opening's nonce, its number in the day's ledger (``engine.ledger.draw_seed``).
+The opening stores that seed, its odds version (the pool's candidate list as it was —
+token and tier of each card, in draw order: a ``CandidateList`` row shared by every
+opening of the same list — with the pack size and tier weights), the picks, and its
+ledger entry's ``prev`` and ``hash``.
 
 A form sent twice opens one pack. Each render of the open form carries a fresh
 one-time token — the form's masked CSRF token, new on every render — and the opening
@@ -19,6 +21,7 @@ other per-render value.)
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import logging
 import random
@@ -34,7 +37,9 @@ from cards.models import Card
 from cards.specs import iter_card_specs
 from core import versions
 from core.limits import Budget
+from engine.data import PACK_TIER_WEIGHT, PACK_TIERS
 from engine.derive import derive
+from engine.ledger import SERVER_SEED_BYTES, chain, commitment, draw_seed
 from engine.match import MatchCard
 from engine.packs import (
     GAUNTLET_GAMES_PER_SIDE,
@@ -50,10 +55,27 @@ from engine.packs import (
 )
 
 from . import selectors
-from .models import CandidateList, CardPower, Opening, Pool, PowerRun, candidate_digest
+from .models import (
+    CandidateList,
+    CardPower,
+    DaySeed,
+    OddsVersion,
+    Opening,
+    Pool,
+    PowerRun,
+    candidate_digest,
+)
 from .signals import VERSION
 
-__all__ = ["EmptyPoolError", "Opened", "compute_power", "open_pack", "request_key"]
+__all__ = [
+    "EmptyPoolError",
+    "Opened",
+    "compute_power",
+    "odds_version",
+    "open_pack",
+    "request_key",
+    "today",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -86,37 +108,162 @@ def request_key(session_key: str, form_token: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def open_pack(pool: Pool, session_key: str, form_token: str) -> Opened:
-    """Open one pack of ``pool`` for the session (see the module docstring).
+def day_seed(day: dt.date) -> DaySeed:
+    """The day's server seed, made (32 bytes from ``secrets``) the first time it is asked
+    for. Making it renews the cached pool pages: they show its commitment, and the
+    day before's seed, revealed."""
+    found = DaySeed.objects.filter(day=day).first()
+    if found is not None:
+        return found
+    seed = secrets.token_bytes(SERVER_SEED_BYTES)
+    try:
+        with transaction.atomic():
+            made = DaySeed.objects.create(day=day, seed=seed.hex(), commitment=commitment(seed))
+            versions.bump(VERSION)
+            return made
+    except IntegrityError:  # another request made it meanwhile
+        return DaySeed.objects.get(day=day)
+
+
+def today() -> DaySeed:
+    """Today's (UTC) server seed (``day_seed``)."""
+    return day_seed(selectors.utc_today())
+
+
+_made: list[dt.date] = []  # the day this process last made sure of (one per process)
+
+
+def ensure_today() -> None:
+    """Make today's seed if no one has yet — once a day per process, no query otherwise.
+    The pages call it before their cache: the day's first visit renews them."""
+    day = selectors.utc_today()
+    if _made != [day]:
+        today()
+        _made[:] = [day]
+
+
+def _weights() -> dict[str, int]:
+    return {tier.value: PACK_TIER_WEIGHT[tier] for tier in PACK_TIERS}
+
+
+def _changes(before: OddsVersion | None, listed: list[list], pack_size: int) -> dict:
+    if before is None:
+        return {"first": True, "added": len(listed), "removed": 0, "retiered": 0, "pack_size": None}
+    old = {int(token): tier for token, tier in before.candidate_list.candidates}
+    new = {int(token): tier for token, tier in listed}
+    return {
+        "added": len(new.keys() - old.keys()),
+        "removed": len(old.keys() - new.keys()),
+        "retiered": sum(1 for t in new.keys() & old.keys() if new[t] != old[t]),
+        "pack_size": [before.pack_size, pack_size] if before.pack_size != pack_size else None,
+        "weights": before.weights != _weights(),
+    }
+
+
+def odds_version(pool: Pool, pool_now: PackPool | None = None) -> OddsVersion:
+    """The pool's current odds version: the latest, or a new one (numbered, dated, with
+    what changed) when its cards, their tiers, its pack size or the tier weights differ."""
+    if pool_now is None:
+        pool_now = selectors.candidates(pool)
+    listed = [[c.card_id, c.rarity.value] for c in pool_now.candidates]
+    digest = candidate_digest(listed)
+    latest = selectors.latest_odds_version(pool)
+    if (
+        latest is not None
+        and latest.candidate_list.digest == digest
+        and latest.pack_size == pool.pack_size
+        and latest.weights == _weights()
+    ):
+        return latest
+    number = latest.number + 1 if latest is not None else 1
+    for _attempt in range(5):
+        key = f"{pool.slug}:{number}"
+        try:
+            with transaction.atomic():
+                return OddsVersion.objects.create(
+                    pool=pool,
+                    key=key,
+                    number=number,
+                    candidate_list=candidate_list(listed),
+                    pack_size=pool.pack_size,
+                    weights=_weights(),
+                    changes=_changes(latest, listed, pool.pack_size),
+                )
+        except IntegrityError:  # the key is taken (made meanwhile, or an old slug's)
+            number += 1
+            made = selectors.latest_odds_version(pool)
+            if made is not None and made.candidate_list.digest == digest:
+                return made
+    raise RuntimeError(f"no free odds version key for {pool.slug}")  # pragma: no cover
+
+
+LEDGER_ATTEMPTS = 8
+
+
+def open_pack(
+    pool: Pool, session_key: str, form_token: str, client_seed: str, *, day: DaySeed | None = None
+) -> Opened:
+    """Open one pack of ``pool`` for the session with the player's ``client_seed`` (see
+    the module docstring): the next entry of today's ledger (of ``day``'s, for the demo
+    data's earlier days).
 
     ``EmptyPoolError`` when the pool has no drawable card: nothing is stored.
     """
     key = request_key(session_key, form_token or secrets.token_hex(16))
+    existing = Opening.objects.filter(request_key=key).first()
+    if existing is not None:  # the same form sent again: it opened its pack already
+        return Opened(existing, False)
     pool_now = selectors.candidates(pool)
     if not len(pool_now):
-        existing = Opening.objects.filter(request_key=key).first()  # emptied since?
-        if existing is not None:
-            return Opened(existing, False)
         raise EmptyPoolError(pool.slug)
-    seed = secrets.randbits(SEED_BITS)  # drawn now, at the POST, and never before
-    picks = draw_offer(pool_now, pool.pack_size, random.Random(seed))
-    try:
-        with transaction.atomic():
-            opening = Opening.objects.create(
-                pool=pool,
-                pool_slug=pool.slug,
-                session_key=session_key,
-                request_key=key,
-                seed=seed,
-                pack_size=pool.pack_size,
-                candidate_list=candidate_list(
-                    [[c.card_id, c.rarity.value] for c in pool_now.candidates]
-                ),
-                picks=[c.card_id for c in picks],
-            )
-    except IntegrityError:  # the same form sent again: it opened its pack already
-        return Opened(Opening.objects.get(request_key=key), False)
-    return Opened(opening, True)
+    version = odds_version(pool, pool_now)
+    day = day or today()
+    server_seed = bytes.fromhex(day.seed)
+    for _attempt in range(LEDGER_ATTEMPTS):
+        last = (
+            Opening.objects.filter(day=day.day, nonce__isnull=False)
+            .order_by("-nonce")
+            .values_list("nonce", "hash")
+            .first()
+        )
+        nonce, prev = (last[0] + 1, last[1]) if last else (1, day.commitment)
+        seed = draw_seed(server_seed, client_seed, nonce)
+        picks = [c.card_id for c in draw_offer(pool_now, pool.pack_size, random.Random(seed))]
+        entry = chain(
+            prev,
+            {
+                "n": nonce,
+                "pool": pool.slug,
+                "odds_version": version.key,
+                "client_seed": client_seed,
+                "picks": picks,
+            },
+        )
+        try:
+            with transaction.atomic():
+                opening = Opening.objects.create(
+                    pool=pool,
+                    pool_slug=pool.slug,
+                    session_key=session_key,
+                    request_key=key,
+                    seed=seed,
+                    pack_size=pool.pack_size,
+                    candidate_list_id=version.candidate_list_id,
+                    picks=picks,
+                    day=day.day,
+                    nonce=nonce,
+                    client_seed=client_seed,
+                    odds_version=version,
+                    prev=prev,
+                    hash=entry["hash"],
+                )
+        except IntegrityError:
+            existing = Opening.objects.filter(request_key=key).first()
+            if existing is not None:  # the same form, sent twice at once
+                return Opened(existing, False)
+            continue  # another opening took this nonce: draw the next one
+        return Opened(opening, True)
+    raise RuntimeError("the ledger is too busy")  # pragma: no cover
 
 
 def candidate_list(candidates: list[list]) -> CandidateList:
@@ -134,8 +281,11 @@ def candidate_list(candidates: list[list]) -> CandidateList:
 
 def delete_unused_candidate_lists() -> int:
     """Delete the candidate lists no opening uses (their openings were deleted); how many
-    (``manage.py cleanup``). A list in use stays with its openings, which stay."""
-    deleted, _ = CandidateList.objects.filter(openings__isnull=True).delete()
+    (``manage.py cleanup``). A list in use stays with its openings, which stay, and so
+    does the list of an odds version (the ledger names it)."""
+    in_force = OddsVersion.objects.values("candidate_list_id")
+    unused = CandidateList.objects.filter(openings__isnull=True).exclude(id__in=in_force)
+    deleted, _ = unused.delete()
     return deleted
 
 
@@ -195,6 +345,7 @@ def compute_power(
 
     powers = measure_power(cards, gauntlet, seed=seed, games=games, bots=POWER_BOTS, progress=tick)
     ids = dict(Card.objects.collectible().values_list("token", "id"))
+    prints = selectors.card_fingerprints(Card.objects.collectible())
     with transaction.atomic():
         PowerRun.objects.all().delete()
         run = PowerRun.objects.create(
@@ -215,6 +366,7 @@ def compute_power(
                 wins=p.wins,
                 draws=p.draws,
                 games=p.games,
+                fingerprint=prints.get(int(p.card_id), ""),
             )
             for p in powers
             if int(p.card_id) in ids

@@ -10,6 +10,9 @@ POOL.json is ``{"cards": [{"id": str or int, "rarity": "common"|"rare"|"epic"|"l
   ``"new"``, the chance of at least one card not in ``--owned``, when it is given.
 - ``draw POOL.json --picks K --seed S`` prints ``{"seed": S, "picks": [id, …]}`` in pick
   order, drawn with ``random.Random(S)``.
+- ``verify LEDGER.json`` checks a day's saved ledger (``GET /api/packs/ledger/DATE``) with
+  nothing else — the commitment, the hash chain, every pick (``engine.ledger``) — and
+  prints one line per fault and a last line of what was checked; status 1 when any fails.
 
 Bad input prints one line on stderr naming the field and exits with status 2.
 """
@@ -25,6 +28,7 @@ from typing import Any, TextIO
 
 from engine.cli.base import Command, UsageError, read_input
 from engine.data import PACK_TIERS
+from engine.ledger import verify_ledger
 from engine.packs import (
     PACK_SIZE_MAX,
     PACK_SIZE_MIN,
@@ -96,7 +100,7 @@ def _load_pool(path: str) -> PackPool:
 
 def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = "A booster pool's exact odds, or one draw from it (docs/rules.md §7)."
-    sub = parser.add_subparsers(dest="packs_command", required=True, metavar="odds|draw")
+    sub = parser.add_subparsers(dest="packs_command", required=True, metavar="odds|draw|verify")
     odds = sub.add_parser(
         "odds", prog="python -m engine packs odds", help="exact odds of one pack, as fractions"
     )
@@ -115,6 +119,13 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     draw.add_argument("--picks", required=True, type=_picks, metavar="K", help="pack size")
     draw.add_argument("--seed", required=True, type=_seed, metavar="S", help="integer seed")
     draw.set_defaults(_packs=_draw)
+    verify = sub.add_parser(
+        "verify",
+        prog="python -m engine packs verify",
+        help="check a day's ledger: commitment, hash chain, every pick",
+    )
+    verify.add_argument("ledger", metavar="LEDGER.json", help="a saved day's ledger, or -")
+    verify.set_defaults(_packs=None, _verify=_verify)
 
 
 def _odds(args: argparse.Namespace) -> dict[str, Any]:
@@ -148,7 +159,24 @@ def _draw(args: argparse.Namespace) -> dict[str, Any]:
     return {"seed": args.seed, "picks": [c.card_id for c in offer]}
 
 
+def _verify(args: argparse.Namespace, out: TextIO) -> int:
+    raw = read_input(args.ledger)
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise UsageError(f"{args.ledger}: not valid JSON ({exc})") from None
+    report = verify_ledger(data)
+    for problem in report.problems:
+        out.write(f"FAIL {problem.code.value}: {problem.message}\n")
+    picks = "every pick" if report.picks_checked else "picks not checked (server seed not revealed)"
+    verdict = "OK" if report.ok else f"{len(report.problems)} problem(s)"
+    out.write(f"{verdict}: ledger {report.date or '?'}, {report.entries} entries, chain, {picks}\n")
+    return 0 if report.ok else 1
+
+
 def _run(args: argparse.Namespace, out: TextIO) -> int:
+    if getattr(args, "_verify", None) is not None:
+        return args._verify(args, out)
     json.dump(args._packs(args), out, ensure_ascii=False)
     out.write("\n")
     return 0

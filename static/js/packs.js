@@ -15,3 +15,16 @@ document.addEventListener("submit", (event) => {
     }, 0);
   }
 });
+// The client seed: the browser fills a random one (crypto.getRandomValues) into an
+// empty field; the person may type their own. Without this file the field stays empty
+// and the form's note points to a page where the server proposes one.
+document.addEventListener("DOMContentLoaded", () => {
+  for (const input of document.querySelectorAll("input[data-client-seed]")) {
+    if (input.value) {
+      continue;
+    }
+    const bytes = new Uint8Array(12);
+    window.crypto.getRandomValues(bytes);
+    input.value = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+});

@@ -29,9 +29,21 @@ def _open_and_reveal(page, base: str, lang: str, js: bool) -> Opening:
     assert page.locator("h1").inner_text() == (
         "Browser pool" if lang == "en" else "Пул для браузера"
     )
-    page.locator("form[data-open-pack] button[type=submit]").click()
+    seed = page.locator("#id_client_seed")
+    if js:  # the browser fills a random client seed; the person may change it
+        assert re.fullmatch(r"[0-9a-f]{24}", seed.input_value())
+        page.locator("form[data-open-pack] button[type=submit]").click()
+    else:  # no script: the next page has the server propose one, editable
+        assert seed.input_value() == ""
+        page.locator(
+            f'noscript a[href="/{lang}/packs/browser-pool/open/"], a[href="/{lang}/packs/browser-pool/open/"]'
+        ).first.click()
+        page.wait_for_url(f"**/{lang}/packs/browser-pool/open/")
+        assert re.fullmatch(r"[0-9a-f]{16}", page.locator("#id_client_seed").input_value())
+        page.locator("form[data-open-pack] button[type=submit]").click()
     page.wait_for_url(re.compile(r".*/packs/openings/[0-9a-f-]+/\?shown=0$"))
     opening = Opening.objects.get()
+    assert len(opening.client_seed) in (16, 24) and opening.nonce == 1
     assert page.locator(".card-back").count() == 3
     for shown in (1, 2, 3):
         page.locator(".reveal-controls a.button").first.click()
@@ -124,3 +136,44 @@ def test_check_the_odds_with_htmx(page):
     page.wait_for_selector(".p-value")
     page.wait_for_url("**check/?n=400&seed=12")
     assert page.locator(".p-value").count() == 2
+
+
+def test_the_verifier_checks_a_ledger_and_an_opening_in_the_browser(page):
+    """The verifier page recomputes hashes (SubtleCrypto), HMAC seeds and draws in the
+    browser's own JavaScript, and finds a tampered entry."""
+    import datetime as dt
+
+    from packs import selectors, services
+
+    pool = _pool()
+    yesterday = services.day_seed(selectors.utc_today() - dt.timedelta(days=1))
+    openings = [
+        services.open_pack(pool, "s", f"t{i}", f"клиент-{i}", day=yesterday).opening
+        for i in range(4)
+    ]
+    source = f"/api/packs/ledger/{yesterday.day.isoformat()}"
+    page.goto(f"{page.base_url}/en/packs/verify/?ledger={source}")
+    page.get_by_role("button", name="Load it from this site").click()
+    page.wait_for_function("() => document.querySelector('#verify-input').value.length > 100")
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_selector("#verify-result[data-state]")
+    assert page.locator("#verify-result").get_attribute("data-state") == "ok"
+    assert "Entries checked: 4." in page.locator("#verify-result").inner_text()
+    # One entry's client seed changed: its hash no longer fits, nor its cards.
+    text = page.locator("#verify-input").input_value().replace("клиент-2", "клиент-9")
+    page.locator("#verify-input").fill(text)
+    page.get_by_role("button", name="Check", exact=True).click()
+    page.wait_for_function(
+        "() => document.querySelector('#verify-result').dataset.state === 'fail'"
+    )
+    result = page.locator("#verify-result").inner_text()
+    assert "Opening 3 was altered" in result and "Opening 3: drawing again" in result
+    # One opening's JSON, from its page's link, in Russian.
+    page.goto(f"{page.base_url}/ru/packs/openings/{openings[1].public_id}/")
+    page.get_by_role("link", name="Проверить в своём браузере").click()
+    page.get_by_role("button", name="Загрузить с этого сайта").click()
+    page.wait_for_function("() => document.querySelector('#verify-input').value.length > 100")
+    page.get_by_role("button", name="Проверить", exact=True).click()
+    page.wait_for_selector("#verify-result[data-state]")
+    assert page.locator("#verify-result").get_attribute("data-state") == "ok"
+    assert "Проверено: всё сходится." in page.locator("#verify-result").inner_text()

@@ -68,7 +68,7 @@ def test_names_follow_accept_language(client, site) -> None:
 
 
 def test_an_opening_and_its_verification(client, site) -> None:
-    opening = services.open_pack(Pool.objects.get(slug="night-sky"), "s", "t").opening
+    opening = services.open_pack(Pool.objects.get(slug="night-sky"), "s", "t", "my-seed").opening
     response, data = get(client, f"/api/packs/openings/{opening.public_id}")
     assert response.status_code == 200
     assert data["object"] == "opening" and data["seed"] == str(opening.seed)

@@ -27,7 +27,9 @@ def test_one_session_opening_a_hundred_packs_is_held_back(client, site):
     token = csrf_of(client.get(url("pool-detail", slug="whole-collection")).content.decode())
     post = url("pool-open", slug="whole-collection")
     codes = [
-        client.post(post, {"csrfmiddlewaretoken": f"{token[:-4]}{i:04d}"}).status_code
+        client.post(
+            post, {"csrfmiddlewaretoken": f"{token[:-4]}{i:04d}", "client_seed": "s"}
+        ).status_code
         for i in range(100)
     ]
     per_session = services.OPENINGS.per_session

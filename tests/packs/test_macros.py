@@ -8,7 +8,7 @@ from django.utils import translation
 from core.labels import label
 from engine.packs import CheckSkip, PowerFlag, PromiseStep
 from packs.models import Pool, PowerRun
-from packs.narration import CHECK, STEPS
+from packs.narration import CHECK, LEDGER, REFUSALS, STEPS
 from wiki.macros import get_macro, render_macro
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +55,21 @@ def test_no_pool_yet(db) -> None:
 def test_every_engine_code_has_its_words() -> None:
     assert STEPS.missing() == [] and STEPS.unknown() == []
     assert CHECK.missing() == [] and CHECK.unknown() == []
+    assert REFUSALS.missing() == [] and REFUSALS.unknown() == []
+    assert LEDGER.missing() == [] and LEDGER.unknown() == []
+
+
+def test_every_refusal_and_ledger_fault_reads_in_both_languages() -> None:
+    from django.utils import translation
+
+    params = {"max": 64, "length": 65, "date": "2026-13-01", "n": 3, "detail": "x"}
+    for registry in (REFUSALS, LEDGER):
+        for code in registry.codes:
+            with translation.override("en"):
+                english = registry.say(code, params)
+            with translation.override("ru"):
+                russian = registry.say(code, params)
+            assert english and russian and english != russian, code
     for lang in ("en", "ru"):
         with translation.override(lang):
             for step in PromiseStep:

@@ -10,7 +10,7 @@ from cards.models import Card
 from engine.packs import draw_offer, power_report
 from packs import selectors, services
 from packs.demo import DEMO_POOLS, NIGHT_SKY_WORDS, load_demo_pools
-from packs.models import CandidateList, Opening, Pool, PowerRun
+from packs.models import CandidateList, OddsVersion, Opening, Pool, PowerRun
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_a_card_that_became_free_is_left_out(site) -> None:
 
 def test_opening_stores_seed_snapshot_and_picks_and_replays(site) -> None:
     pool = Pool.objects.get(slug="night-sky")
-    opened = services.open_pack(pool, "session-a", "token-1")
+    opened = services.open_pack(pool, "session-a", "token-1", "my-seed")
     assert opened.created
     opening = opened.opening
     candidates = selectors.candidates(pool)
@@ -68,7 +68,7 @@ def test_opening_stores_seed_snapshot_and_picks_and_replays(site) -> None:
 
 def test_a_later_change_to_the_pool_never_changes_an_opening(site) -> None:
     pool = Pool.objects.get(slug="night-sky")
-    opening = services.open_pack(pool, "session-a", "token-1").opening
+    opening = services.open_pack(pool, "session-a", "token-1", "my-seed").opening
     pool.cards.clear()
     pool.pack_size = 1
     pool.save()
@@ -89,7 +89,7 @@ def test_a_later_change_to_the_pool_never_changes_an_opening(site) -> None:
     ],
 )
 def test_an_altered_record_is_not_verified(site, tamper) -> None:
-    opening = services.open_pack(whole(), "session-a", "token-1").opening
+    opening = services.open_pack(whole(), "session-a", "token-1", "my-seed").opening
     tamper(opening)
     opening.save()
     opening.candidate_list.save()
@@ -98,16 +98,16 @@ def test_an_altered_record_is_not_verified(site, tamper) -> None:
 
 def test_the_same_form_twice_opens_one_pack(site) -> None:
     pool = whole()
-    first = services.open_pack(pool, "session-a", "form-token")
-    again = services.open_pack(pool, "session-a", "form-token")
+    first = services.open_pack(pool, "session-a", "form-token", "my-seed")
+    again = services.open_pack(pool, "session-a", "form-token", "my-seed")
     assert first.created and not again.created
     assert again.opening.pk == first.opening.pk
     assert Opening.objects.count() == 1
-    other = services.open_pack(pool, "session-a", "another-render")
+    other = services.open_pack(pool, "session-a", "another-render", "my-seed")
     assert other.created and Opening.objects.count() == 2
     # The same token from another session is another session's form: it never finds
     # (nor hands over) session A's opening.
-    elsewhere = services.open_pack(pool, "session-b", "form-token")
+    elsewhere = services.open_pack(pool, "session-b", "form-token", "my-seed")
     assert elsewhere.created and elsewhere.opening.session_key == "session-b"
     assert first.opening.request_key != "form-token"  # only a digest is stored
 
@@ -115,15 +115,15 @@ def test_the_same_form_twice_opens_one_pack(site) -> None:
 def test_an_empty_pool_stores_nothing(site) -> None:
     pool = Pool.objects.create(slug="empty", name_en="Empty")
     with pytest.raises(services.EmptyPoolError):
-        services.open_pack(pool, "session-a", "t")
+        services.open_pack(pool, "session-a", "t", "my-seed")
     assert not Opening.objects.exists()
 
 
 def test_the_binder_is_the_sessions_own(site) -> None:
     pool = whole()
-    a1 = services.open_pack(pool, "session-a", "1").opening
-    a2 = services.open_pack(pool, "session-a", "2").opening
-    services.open_pack(pool, "session-b", "3")
+    a1 = services.open_pack(pool, "session-a", "1", "my-seed").opening
+    a2 = services.open_pack(pool, "session-a", "2", "my-seed").opening
+    services.open_pack(pool, "session-b", "3", "my-seed")
     counts = selectors.binder_counts("session-a")
     assert sum(counts.values()) == len(a1.picks) + len(a2.picks)
     assert set(counts) == set(a1.picks) | set(a2.picks)
@@ -161,17 +161,20 @@ def test_a_changed_collection_marks_power_stale(site) -> None:
 
 def test_openings_of_one_list_share_one_stored_list(site) -> None:
     pool = whole()
-    first = services.open_pack(pool, "session-a", "token-1").opening
-    second = services.open_pack(pool, "session-b", "token-2").opening
+    first = services.open_pack(pool, "session-a", "token-1", "my-seed").opening
+    second = services.open_pack(pool, "session-b", "token-2", "my-seed").opening
     assert CandidateList.objects.count() == 1
     assert first.candidate_list_id == second.candidate_list_id
     assert first.candidates == [
         [c.card_id, c.rarity.value] for c in selectors.candidates(pool).candidates
     ]
     # Another pool, another list; cleanup keeps both while openings use them.
-    services.open_pack(Pool.objects.get(slug="night-sky"), "session-a", "token-3")
+    services.open_pack(Pool.objects.get(slug="night-sky"), "session-a", "token-3", "my-seed")
     assert CandidateList.objects.count() == 2
     assert services.delete_unused_candidate_lists() == 0
     Opening.objects.filter(pk__in=[first.pk, second.pk]).delete()
+    # The pool's odds version still names its list (the ledger shows it): it stays.
+    assert services.delete_unused_candidate_lists() == 0
+    OddsVersion.objects.filter(pool=pool).delete()
     assert services.delete_unused_candidate_lists() == 1
     assert CandidateList.objects.count() == 1

@@ -12,6 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from core import versions
 from packs import selectors
 from packs.models import Opening, Pool
 
@@ -35,7 +36,8 @@ def csrf_of(html: str) -> str:
 def open_pack(client: Client, slug: str = "whole-collection", lang: str = "en", token=None):
     if token is None:
         token = csrf_of(client.get(url("pool-detail", lang, slug=slug)).content.decode())
-    return client.post(url("pool-open", lang, slug=slug), {"csrfmiddlewaretoken": token})
+    data = {"csrfmiddlewaretoken": token, "client_seed": "my-seed"}
+    return client.post(url("pool-open", lang, slug=slug), data)
 
 
 # ---------------------------------------------------------------------------
@@ -99,12 +101,16 @@ def test_unknown_pools_are_404(client, site, lang) -> None:
 
 
 def test_the_pool_page_costs_a_bounded_number_of_queries(client, site, django_assert_num_queries):
-    # Content versions; the pool; candidates (their count is the page's); the page of cards;
-    # power run; powers.
-    with django_assert_num_queries(6):
-        assert client.get(url("pool-detail", slug="whole-collection")).status_code == 200
+    page = url("pool-detail", slug="whole-collection")
+    client.get(page)  # the day's first visit makes its seed and the pool's odds version
+    versions.bump("packs")
+    # Content versions; the pool; candidates (their count is the page's); power run; powers;
+    # the page of cards; the odds version and its history; the fingerprints of the pool's
+    # cards now and as measured; today's and yesterday's seeds.
+    with django_assert_num_queries(12):
+        assert client.get(page).status_code == 200
     with django_assert_num_queries(0):  # cached, and the content versions read a moment ago
-        assert client.get(url("pool-detail", slug="whole-collection")).status_code == 200
+        assert client.get(page).status_code == 200
 
 
 def test_an_empty_pool_says_so_and_stores_nothing(client, site) -> None:
@@ -112,7 +118,7 @@ def test_an_empty_pool_says_so_and_stores_nothing(client, site) -> None:
     html = client.get(url("pool-detail", "ru", slug="empty")).content.decode()
     assert "Пустой пул" in html
     assert 'name="csrfmiddlewaretoken"' not in html  # no open form
-    response = client.post(url("pool-open", slug="empty"))
+    response = client.post(url("pool-open", slug="empty"), {"client_seed": "mine"})
     assert response.status_code == 302 and response["Location"] == url("pool-detail", slug="empty")
     assert not Opening.objects.exists()
     follow = client.get(response["Location"]).content.decode()
@@ -170,7 +176,9 @@ def open_pack_picks(client: Client, lang: str) -> list[int]:
 def test_the_open_form_carries_no_seed_or_result(client, site) -> None:
     html = client.get(url("pool-detail", slug="whole-collection")).content.decode()
     form = re.search(r"<form[^>]*data-open-pack.*?</form>", html, re.S).group(0)
-    assert re.findall(r'<input[^>]*name="([^"]+)"', form) == ["csrfmiddlewaretoken"]
+    assert re.findall(r'<input[^>]*name="([^"]+)"', form) == ["csrfmiddlewaretoken", "client_seed"]
+    # The client seed is the browser's to make (static/js/packs.js): the cached page holds none.
+    assert re.search(r'<input[^>]*name="client_seed"[^>]*value=', form) is None
     assert "hx-" not in form
 
 
@@ -243,8 +251,14 @@ def test_an_open_without_csrf_is_refused(site) -> None:
     assert not Opening.objects.exists()
 
 
-def test_opening_is_post_only(client, site) -> None:
-    assert client.get(url("pool-open", slug="whole-collection")).status_code == 405
+def test_the_open_page_proposes_a_client_seed_and_opens_nothing(client, site) -> None:
+    # Without JavaScript the browser fills no seed: this page has the server propose one.
+    first = client.get(url("pool-open", slug="whole-collection")).content.decode()
+    second = client.get(url("pool-open", slug="whole-collection")).content.decode()
+    proposed = re.findall(r'name="client_seed" id="id_client_seed" value="([0-9a-f]{16})"', first)
+    assert proposed and proposed[0] not in second
+    assert not Opening.objects.exists()
+    assert client.put(url("pool-open", slug="whole-collection")).status_code == 405
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
