@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.admin import UniqueRaceAdmin
 from core.labels import label
-from engine.slabs import element_of
+from engine.arena.slabs import element_of
 
 from .models import ArenaBalanceReport, ArenaMatch, Slab, SlabValue
 

@@ -20,8 +20,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from core.labels import enum_label
 from core.narration import Registry
-from engine.arena import EVENT_CODES, ILLEGAL_CODES, Event
-from engine.slabs import (
+from engine.arena.match import EVENT_CODES, ILLEGAL_CODES, Event
+from engine.arena.slabs import (
     ELEMENT_BEATS,
     ELEMENT_BONUS,
     ENERGY_BANK_MAX,

@@ -30,7 +30,8 @@ from django.utils import timezone
 
 from core import versions
 from core.limits import Budget
-from engine.arena import (
+from engine.arena.bots import ArenaBot, make_bot, play_match
+from engine.arena.match import (
     SIDES,
     A,
     Action,
@@ -51,8 +52,7 @@ from engine.arena import (
     opening_events,
     timed_out,
 )
-from engine.arena_bots import ArenaBot, make_bot, play_match
-from engine.slabs import (
+from engine.arena.slabs import (
     BRACKETS,
     ELEMENT_BEATS,
     TEAM_LIMITED_MAX,

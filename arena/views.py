@@ -34,8 +34,8 @@ from core.htmx import render_page, wants_partial
 from core.labels import describe, label
 from core.previews import canonical, png_response
 from core.sessions import session_key
-from engine.arena import IllegalActionError
-from engine.slabs import (
+from engine.arena.match import IllegalActionError
+from engine.arena.slabs import (
     BRACKETS,
     ELEMENT_BEATS,
     ELEMENT_BONUS,

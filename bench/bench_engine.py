@@ -35,8 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.card.derive import clear_caches, derive
 from engine.data import KEYWORDS
-from engine.derive import clear_caches, derive
 from engine.serialize import breakdown_json, breakdown_to_json
 from engine.serialize import clear_caches as clear_text_caches
 from engine.types import AttributeKind, AttributeSpec, CardSpec, ComboSpec, Rarity, Slot

@@ -39,8 +39,8 @@ from modeltranslation.utils import build_localized_fieldname
 
 from core.memo import cached
 from core.prepared import Prepared
-from engine.derive import derive
-from engine.rarity import format_score
+from engine.card.derive import derive
+from engine.card.rarity import format_score
 from engine.types import (
     AttributeKind,
     AttributeSpec,

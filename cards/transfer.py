@@ -41,7 +41,7 @@ from django.db import connections, models, router, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.serialize import card_from_json, card_to_json
 from engine.types import (
     AttributeKind,

@@ -1084,7 +1084,7 @@ def card_power(
 
     Against gauntlet deck ``i`` the card plays ``games`` matches as side A
     (seeds ``seed + 2·i·games`` onwards) and ``games`` as side B (the next
-    ``games`` seeds), through ``engine.simulate.run_series``; the seeds depend
+    ``games`` seeds), through ``engine.match.simulate.run_series``; the seeds depend
     on the deck's place only, so every card meets the same matches. A deck
     holding the card itself is skipped (no mirror matches).
 
@@ -1096,7 +1096,7 @@ def card_power(
     >>> result.games, result.rate
     (2, Fraction(1, 1))
     """
-    from engine.simulate import run_series
+    from engine.match.simulate import run_series
 
     wins = draws = played = 0
     solo = (card,)

@@ -2,7 +2,7 @@
 
 Inputs (`AttributeSpec`, `ComboSpec`, `CardSpec`) are frozen and validated on
 construction; the result of a derivation is one frozen `Breakdown`
-(see `engine.derive`). Enum values are the lowercase strings used in traces,
+(see `engine.card.derive`). Enum values are the lowercase strings used in traces,
 JSON and URLs.
 
 >>> Rarity.RARE < Rarity.EPIC
@@ -233,7 +233,7 @@ class Beat(_ValueEnum):
 
 
 class BotKind(_ValueEnum):
-    """The bots that can play a side of a match (``engine.bots.BOTS``), weakest first."""
+    """The bots that can play a side of a match (``engine.match.bots.BOTS``), weakest first."""
 
     RANDOM = "random"  # any legal action
     GREEDY = "greedy"  # sensible rules of thumb, one action at a time
@@ -435,7 +435,7 @@ _SLOT_ORDER: dict[Slot, int] = {s: i for i, s in enumerate(Slot)}
 
 @dataclass(frozen=True, slots=True)
 class CardSpec:
-    """A card as the rules see it (frozen input of ``engine.derive``).
+    """A card as the rules see it (frozen input of ``engine.card.derive``).
 
     ``equipped`` holds exactly one attribute per slot (stored in ``Slot`` order,
     whatever order it was given in). ``wardrobe`` holds the other owned
@@ -547,7 +547,7 @@ class TraceStep:
 
     ``params`` is a read-only mapping of JSON-ready values (str, int, bool,
     None, tuples and mappings of those); enum values appear as their lowercase
-    strings. The codes and their parameters are listed in ``engine.trace.CODES``.
+    strings. The codes and their parameters are listed in ``engine.card.trace.CODES``.
     """
 
     code: str
@@ -579,7 +579,7 @@ class SupplySlot:
 class Requirement:
     """The smallest change that lifts one rule to ``target``.
 
-    ``need`` says what kind of change it is (see ``engine.trace.NEEDS``);
+    ``need`` says what kind of change it is (see ``engine.card.trace.NEEDS``);
     ``params`` holds its numbers as JSON-ready values.
     """
 

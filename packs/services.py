@@ -34,7 +34,7 @@ from cards.models import Card
 from cards.specs import iter_card_specs
 from core import versions
 from core.limits import Budget
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.match import MatchCard
 from engine.packs import (
     GAUNTLET_GAMES_PER_SIDE,

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from arena import selectors, services, specs
 from arena.models import ArenaBalanceReport, ArenaMatch, MatchStatus
-from engine.arena import A, B, IllegalActionError
-from engine.slabs import TURN_SECONDS, Bracket, InvalidTeamError, SlabTier, team_value
+from engine.arena.match import A, B, IllegalActionError
+from engine.arena.slabs import TURN_SECONDS, Bracket, InvalidTeamError, SlabTier, team_value
 
 pytestmark = pytest.mark.django_db
 
@@ -189,7 +189,7 @@ def test_a_slab_without_a_value_today_cannot_play(slabs, rookie_team) -> None:
 
 
 def _seed_where(first: int, rookie_team) -> int:
-    from engine.arena import first_player
+    from engine.arena.match import first_player
 
     return next(s for s in range(100) if first_player(s) == first)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from engine.arena import (
+from engine.arena.match import (
     SIDES,
     ArenaState,
     Attack,
@@ -33,7 +33,7 @@ from engine.arena import (
     new_match,
     opening_events,
 )
-from engine.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
+from engine.arena.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
 from tests.engine.case_runner import (
     Problems,
     check_events,

@@ -1,4 +1,4 @@
-"""Invariants of the arena match (engine.arena), checked by Hypothesis over random teams,
+"""Invariants of the arena match (engine.arena.match), checked by Hypothesis over random teams,
 seeds and play: matches end within the turn limit, energy stays in its bank, points never
 fall, a replay of the actions reproduces the state and the log, and a refused action
 changes nothing."""
@@ -11,7 +11,8 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.arena import (
+from engine.arena.bots import BOTS, make_bot
+from engine.arena.match import (
     ACTION_TYPES,
     EVENT_CODES,
     ILLEGAL_CODES,
@@ -33,8 +34,7 @@ from engine.arena import (
     opening_events,
     replay,
 )
-from engine.arena_bots import BOTS, make_bot
-from engine.slabs import (
+from engine.arena.slabs import (
     ENERGY_BANK_MAX,
     POINTS_TO_WIN,
     TEAM_LIMITED_MAX,

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from engine.card.derive import derive
 from engine.data import RULE_KEYS
-from engine.derive import derive
 from engine.serialize import (
     breakdown_json,
     breakdown_to_json,

@@ -63,7 +63,7 @@ def _old_card_body(token: int, lang: str) -> bytes:
     facts and links merged with ``breakdown_to_json``, then encoded."""
     from django.utils import translation
 
-    from engine.derive import derive
+    from engine.card.derive import derive
     from engine.serialize import breakdown_to_json
     from explorer.selectors import combos
 

@@ -19,6 +19,7 @@ import hashlib
 from types import MappingProxyType
 from typing import Any
 
+from engine.card.rarity import tier_of
 from engine.data import (
     BURN_MILESTONES,
     EFFECT_FILL_ORDER,
@@ -34,7 +35,6 @@ from engine.data import (
     Template,
     UnderchargeTier,
 )
-from engine.rarity import tier_of
 from engine.types import (
     CardSpec,
     Effect,

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from engine.card.rarity import tier_of
 from engine.data import (
     ACTIVE_SKILL_RARITY,
     KEYWORDS,
@@ -28,7 +29,6 @@ from engine.data import (
     TEMPORARY_SKILL_HASH_BYTES,
     TIER_WEIGHT,
 )
-from engine.rarity import tier_of
 from engine.types import (
     AttributeSpec,
     CardSpec,

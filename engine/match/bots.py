@@ -231,7 +231,7 @@ class LookaheadBot:
     the one it expected.
 
     >>> from engine.match import MatchCard
-    >>> from engine.simulate import play_match
+    >>> from engine.match.simulate import play_match
     >>> from engine.types import Rarity, Role
     >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20, def_=2)
     >>> fang = MatchCard("2", "Fang", Rarity.EPIC, Role.STRIKER, atk=14, hp=14)

@@ -73,7 +73,7 @@ Refusals (``IllegalActionError.code``; ``ILLEGAL_CODES`` lists each with its par
 ``swap_used``, ``unknown_move``, ``no_power_move``, ``not_enough_energy``.
 
 >>> from decimal import Decimal
->>> from engine.slabs import Slab, slab_stats
+>>> from engine.arena.slabs import Slab, slab_stats
 >>> def team(tag, value):
 ...     return [slab_stats(Slab(f"{tag}-{i}", f"Pup {i}", 9, 2010), Decimal(value))
 ...             for i in range(4)]
@@ -89,7 +89,7 @@ Refusals (``IllegalActionError.code``; ``ILLEGAL_CODES`` lists each with its par
 >>> apply(state, Attack(B, SlabMove.POWER))
 Traceback (most recent call last):
 ...
-engine.arena.IllegalActionError: Pup 0 is common and has no power move.
+engine.arena.match.IllegalActionError: Pup 0 is common and has no power move.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.slabs import (
+from engine.arena.slabs import (
     BASIC_ATTACK_COST,
     BRACKETS,
     ELEMENT_BEATS,
@@ -340,7 +340,7 @@ def action_from_json(data: Any) -> Action:
     >>> action_from_json({"type": "attack", "side": "a", "move": "kick"})
     Traceback (most recent call last):
     ...
-    engine.arena.IllegalActionError: That is not an action of the arena.
+    engine.arena.match.IllegalActionError: That is not an action of the arena.
     """
     if not isinstance(data, Mapping) or data.get("side") not in SIDES:
         raise IllegalActionError("bad_action")
@@ -379,7 +379,7 @@ class Lineup:
 
     ``damage[side][i][j]`` is ``(basic, power)``: what slab ``i`` of ``side`` deals to
     slab ``j`` of the other side (``power`` is 0 when the slab has none), by
-    ``engine.slabs.damage``'s formula; ``bonus[side][i][j]`` is the element bonus in it;
+    ``engine.arena.slabs.damage``'s formula; ``bonus[side][i][j]`` is the element bonus in it;
     ``power_cost[side][i]`` is its power move's cost (0: none).
     """
 
@@ -691,7 +691,7 @@ def legal_actions(
     """Every legal action of ``side`` now (Surrender and Timeout only when asked for).
 
     >>> from decimal import Decimal
-    >>> from engine.slabs import Slab, slab_stats
+    >>> from engine.arena.slabs import Slab, slab_stats
     >>> team = [slab_stats(Slab(f"x-{i}", "Pup", 9, 2010), Decimal(10)) for i in range(4)]
     >>> legal_actions(new_match(team, team, seed=1), A)  # A moves first: only a pass
     [Pass(side=0)]

@@ -41,6 +41,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from engine.card.rarity import format_score, tier_of
 from engine.match import (
     ACTION_TYPES,
     Action,
@@ -53,7 +54,6 @@ from engine.match import (
     Pick,
     Surrender,
 )
-from engine.rarity import format_score, tier_of
 from engine.types import (
     AttributeKind,
     AttributeSpec,
@@ -609,7 +609,7 @@ def breakdown_to_json(b: Breakdown) -> dict[str, Any]:
     ``role_votes``, ``role_totals``, ``skill_source``, ``skill_table``,
     ``skill_scores``, ``skill_tie_break``, ``stat_layers``, ``undercharge``.
 
-    >>> from engine.derive import derive
+    >>> from engine.card.derive import derive
     >>> card = card_from_json({"token": 5, "name": "x", "equipped": {
     ...     s: {"name": "Iron Helm", "supply": 2} for s in ("head", "body", "paw", "background")}})
     >>> out = breakdown_to_json(derive(card))
@@ -885,7 +885,7 @@ def breakdown_json(b: Breakdown, head: Mapping[str, Any] | None = None) -> str:
     ``head``: plain data written first, as ``{**head, **rest}`` where ``rest`` is the
     breakdown without the keys ``head`` has.
 
-    >>> from engine.derive import derive
+    >>> from engine.card.derive import derive
     >>> card = card_from_json({"token": 5, "name": "x", "equipped": {
     ...     s: {"name": "Iron Helm", "supply": 2} for s in ("head", "body", "paw", "background")}})
     >>> b = derive(card)

@@ -17,7 +17,7 @@ tables live here rather than in ``engine.data`` because they key on this
 game's own enums (``SlabTier``, ``Element``, ``Bracket``).
 
 The match constants (energy, swaps, KO points, timeouts, the turn limit) are here too;
-the match itself is ``engine.arena``.
+the match itself is ``engine.arena.match``.
 
 **The stat book as a trace.** ``stat_book(slab, value)`` returns the stats and a
 ``Trace``: one ``TraceStep(code, params, value)`` per stat, in this order, so the
@@ -308,7 +308,7 @@ BRACKETS: Final = (
     BracketCap(Bracket.OPEN, None),
 )
 
-# --- The match (engine.arena plays it on these)
+# --- The match (engine.arena.match plays it on these)
 
 FIELD_SLABS: Final = 1  # §8: slabs on the field; the rest of the team waits on the bench
 ENERGY_AT_START: Final = 0  # §8, settled: both players start with no energy
@@ -341,7 +341,7 @@ class InvalidSlabError(ValueError):
     >>> Slab("cc-1", "Mew", 9.25, 1999)
     Traceback (most recent call last):
     ...
-    engine.slabs.InvalidSlabError: A grade goes from 1 to 10 in steps of 0.5 (got 9.25).
+    engine.arena.slabs.InvalidSlabError: A grade goes from 1 to 10 in steps of 0.5 (got 9.25).
     """
 
     def __init__(self, code: str, message: str, **params: Any) -> None:
@@ -555,7 +555,7 @@ def slab_stats(slab: Slab, value: Decimal | int) -> SlabStats:
     >>> slab_stats(Slab("cc-9", "Blastoise", 8.5, 2010), 12.5)
     Traceback (most recent call last):
     ...
-    engine.slabs.InvalidSlabError: A daily value is a Decimal amount of US dollars (got 12.5).
+    engine.arena.slabs.InvalidSlabError: A daily value is a Decimal amount of US dollars (got 12.5).
     """
     if not isinstance(slab, Slab):
         raise InvalidSlabError("slab", f"Not a slab: {slab!r}.")
@@ -845,7 +845,7 @@ def validate_team(team: Iterable[SlabStats]) -> tuple[SlabStats, ...]:
     >>> validate_team(team)
     Traceback (most recent call last):
     ...
-    engine.slabs.InvalidTeamError: A team may hold at most 2 rare or epic slabs; this one has 4: cc-0, cc-1, cc-2, cc-3.
+    engine.arena.slabs.InvalidTeamError: A team may hold at most 2 rare or epic slabs; this one has 4: cc-0, cc-1, cc-2, cc-3.
     """
     members = tuple(team)
     for member in members:

@@ -13,18 +13,18 @@
 
 from __future__ import annotations
 
-from engine import rarity as _rarity
-from engine import skills as _skills
-from engine import stats as _stats
-from engine.rarity import decide_rarity
-from engine.skills import (
+from engine.card import rarity as _rarity
+from engine.card import skills as _skills
+from engine.card import stats as _stats
+from engine.card.rarity import decide_rarity
+from engine.card.skills import (
     active_skill,
     attribute_infos,
     role_from_infos,
     roll_temporary_skill,
     skill_from_infos,
 )
-from engine.stats import (
+from engine.card.stats import (
     compute_effects,
     compute_stats,
     energy_cost,
@@ -104,7 +104,7 @@ def clear_caches() -> None:
     Results never depend on the caches; this only frees memory or lets a
     benchmark measure a cold start. Every cache is bounded anyway.
 
-    >>> from engine.skills import keyword_hits
+    >>> from engine.card.skills import keyword_hits
     >>> _ = keyword_hits("Dagger"); clear_caches(); keyword_hits.cache_info().currsize
     0
     """

@@ -21,7 +21,7 @@ In a series, game ``i`` uses seed ``S + i``; bot A draws from ``random.Random(2 
 and bot B from ``random.Random(2 * seed + 1)``, so any game can be replayed from its seed.
 
 >>> from decimal import Decimal
->>> from engine.slabs import Slab, slab_stats
+>>> from engine.arena.slabs import Slab, slab_stats
 >>> team = [slab_stats(Slab(f"t-{i}", "Pup", 9, 2010), Decimal(30)) for i in range(4)]
 >>> record = play_match(team, team, ("greedy", "planner"), seed=4)
 >>> record.state.over, record.state.turn <= 30
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.arena import (
+from engine.arena.match import (
     SIDES,
     A,
     Action,
@@ -52,7 +52,7 @@ from engine.arena import (
     new_match,
     opening_events,
 )
-from engine.slabs import (
+from engine.arena.slabs import (
     BASIC_ATTACK_COST,
     ENERGY_BANK_MAX,
     ENERGY_PER_TURN,

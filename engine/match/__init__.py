@@ -4,7 +4,7 @@ A match is a value. ``new_match`` builds the opening state from two decks;
 ``apply(state, action)`` returns ``(new_state, events)`` or raises
 ``IllegalActionError`` and leaves ``state`` as it was (states are frozen, so
 nothing can change it). The rules use no randomness at all: the seed is
-carried in the state for the bots (``engine.bots``) and for the record, so a
+carried in the state for the bots (``engine.match.bots``) and for the record, so a
 match is reproducible from its decks, its seed and its actions: ``replay``
 rebuilds one (its final state, its log cut round by round, and the state after
 each round), and a ``Recorder`` records one while it is played.
@@ -38,7 +38,7 @@ Where docs/rules.md §6 is silent, this engine decides (the wiki page should say
   in; that card is deployed at Commit and pays its cost. A card keeps its HP and DEF
   when it leaves the field; its Deploy buffs and undercharge last only for that stay.
 - Undercharge cuts ATK and the card's *current* DEF; numeric effects (Deploy, Passive,
-  Last Breath) are weakened for that stay (``engine.stats.apply_undercharge``). Arcane
+  Last Breath) are weakened for that stay (``engine.card.stats.apply_undercharge``). Arcane
   applies only to the card's very first deployment, and an undercharged first
   deployment uses that chance up (the skill is off).
 - Deploy effects fire after both cards have entered; a card destroyed by an earlier
@@ -85,6 +85,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engine.card.stats import apply_undercharge, undercharge_tier
 from engine.data import (
     ARCANE_EFFECT_BONUS,
     BOOSTS,
@@ -106,7 +107,6 @@ from engine.data import (
 from engine.data import (
     Boost as _BoostSpec,
 )
-from engine.stats import apply_undercharge, undercharge_tier
 from engine.types import (
     Beat,
     BoostKind,
@@ -249,7 +249,7 @@ ILLEGAL_CODES: Mapping[str, str] = {
 }
 
 # Stable codes of deck errors, each with its readable English message. ``format`` is
-# for a decks file that is not shaped as {"a": [...], "b": [...]} (engine.simulate).
+# for a decks file that is not shaped as {"a": [...], "b": [...]} (engine.match.simulate).
 DECK_ERROR_CODES: Mapping[str, str] = {
     "empty": "A deck needs at least {minimum} card.",
     "too_many": "A deck holds at most {maximum} cards (this one has {count}).",
@@ -339,7 +339,7 @@ class MatchCard:
     passive: CardEffect | None = None
     last_breath: CardEffect | None = None
     cost: int = 0
-    # The effects as engine.types.Effect values (for engine.stats.apply_undercharge).
+    # The effects as engine.types.Effect values (for engine.card.stats.apply_undercharge).
     effects: tuple[Effect, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -393,7 +393,7 @@ class MatchCard:
 
         The active skill is ``breakdown.active_skill``: a collection card's
         Legendary rule, or the roll of a temporary card derived with
-        ``engine.derive.derive(card, temporary_id=...)`` (docs/rules.md §4).
+        ``engine.card.derive.derive(card, temporary_id=...)`` (docs/rules.md §4).
         """
         effects = {e.slot.value: CardEffect(e.kind, e.value) for e in breakdown.effects}
         stats = breakdown.stats
@@ -1163,7 +1163,7 @@ def out_of_cards(state: MatchState, side: int) -> bool:
     """Whether ``side`` has no card left, on the field or in the deck, in a running match:
     nothing it does can change what the other side's cards do to its Hero (it can only
     commit, and use its Hero Patch), so the rest of the match can be played out at once
-    (``engine.bots.play_out``).
+    (``engine.match.bots.play_out``).
 
     >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20)
     >>> out_of_cards(new_match((pup,), (pup,)), A)
@@ -1503,7 +1503,7 @@ class _Work:
         w.pass_kind = passive.kind if passive else None
         tier = None
         if deficit:
-            # Undercharged: engine.stats has the one formula (ATK and current DEF cut,
+            # Undercharged: engine.card.stats has the one formula (ATK and current DEF cut,
             # numeric effects weakened); the active skill is off.
             tier = undercharge_tier(deficit)
             stats = Stats(card.atk, card.hp, w.card_def[i], 0)

@@ -1,0 +1,1 @@
+"""The slab arena: slabs, the match, bots."""

@@ -1,0 +1,1 @@
+"""Cards: rarity, role and skill, stats and effects, derived into a Breakdown."""
