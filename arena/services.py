@@ -39,7 +39,7 @@ from engine.arena.match import (
     Attack,
     B,
     Event,
-    IllegalActionError,
+    IllegalArenaActionError,
     Pass,
     Replace,
     Surrender,
@@ -352,7 +352,7 @@ class _Run:
             self.turns.append(self.state)
 
     def play(self, action: Action) -> None:
-        """Apply a new action (IllegalActionError leaves everything as it was)."""
+        """Apply a new action (IllegalArenaActionError leaves everything as it was)."""
         self._apply(action)
         self.new.append(action)
 
@@ -445,7 +445,7 @@ def parse_move(move: str) -> Action:
         return Swap(A, int(arg))
     if kind == "replace":
         return Replace(A, int(arg))
-    raise IllegalActionError("bad_action")  # pragma: no cover - MoveForm refuses the rest
+    raise IllegalArenaActionError("bad_action")  # pragma: no cover - MoveForm refuses the rest
 
 
 def play_move(
@@ -457,7 +457,7 @@ def play_move(
       (stored), the move is not played.
     - ``StaleMoveError``: ``turn`` is not the action count of the match (a stale page or a
       second submit): nothing changes.
-    - ``IllegalActionError``: the rules refuse the move: nothing changes.
+    - ``IllegalArenaActionError``: the rules refuse the move: nothing changes.
     - ``ArenaMatch.DoesNotExist``: not this session's match.
     """
     now = now or timezone.now()

@@ -34,7 +34,7 @@ from core.htmx import render_page, wants_partial
 from core.labels import describe, label
 from core.previews import canonical, png_response
 from core.sessions import session_key
-from engine.arena.match import IllegalActionError
+from engine.arena.match import IllegalArenaActionError
 from engine.arena.slabs import (
     BRACKETS,
     ELEMENT_BEATS,
@@ -633,7 +633,7 @@ def match_act(request: HttpRequest, public_id: UUID) -> HttpResponse:
         notice, status = narration.notice("stale"), 409
     except services.LateMoveError:
         notice, status = narration.notice("late", seconds=TURN_SECONDS), 409
-    except IllegalActionError as exc:
+    except IllegalArenaActionError as exc:
         notice, status = narration.refusal(exc.code, exc.params), 400
     if wants_partial(request):
         if loaded is None:

@@ -72,6 +72,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from engine.data import PACK_TIER_WEIGHT, PACK_TIERS
+from engine.errors import InvalidOfferError
 from engine.types import Rarity
 
 if TYPE_CHECKING:  # the match engine is loaded only when power is measured
@@ -142,25 +143,6 @@ GAUNTLET_PER_TIER: Final = 5
 GAUNTLET_SEED: Final = 3  # seed 003
 GAUNTLET_GAMES_PER_SIDE: Final = 1
 POWER_BOTS: Final = ("greedy", "greedy")
-
-
-class InvalidOfferError(ValueError):
-    """A pool or an offer size the draw cannot take.
-
-    ``code`` is stable (``picks``, ``candidate``, ``rarity``, ``free_card``,
-    ``offer``), ``params`` holds its values; ``str(error)`` is one readable sentence.
-
-    >>> offer_odds([("p1", Rarity.FREE)], 1)
-    Traceback (most recent call last):
-    ...
-    engine.packs.InvalidOfferError: Card p1 is Free, and Free cards never enter a booster pool.
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +343,7 @@ def draw_offer(
     >>> draw_offer(pool, 0, random.Random(1))
     Traceback (most recent call last):
     ...
-    engine.packs.InvalidOfferError: An offer needs at least 1 pick (got 0).
+    engine.errors.InvalidOfferError: An offer needs at least 1 pick (got 0).
     """
     picks = _check_picks(k)
     pool = PackPool.of(candidates)

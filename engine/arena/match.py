@@ -3,7 +3,7 @@ frozen actions, events as data.
 
 A match is a value. ``new_match(team_a, team_b, seed)`` builds the state at the start of
 turn 1 from two teams of ``SlabStats`` (each slab with its value on the match day);
-``apply(state, action)`` returns ``(new_state, events)`` or raises ``IllegalActionError``
+``apply(state, action)`` returns ``(new_state, events)`` or raises ``IllegalArenaActionError``
 (a stable ``code`` and ``params``) and changes nothing — states are frozen. The only
 randomness in the rules is who moves first: ``random.Random(seed).randrange(2)`` (0: side
 A). So a match is reproducible from its two teams (slabs and values), its seed and its
@@ -67,7 +67,7 @@ Events (``EVENT_CODES`` lists each code's parameters, in order; sides are "a"/"b
 - ``match.end`` — ``result`` ("a", "b" or "draw"), ``reason`` (an ``ArenaEnd``),
   ``turn``, ``points_a``, ``points_b``.
 
-Refusals (``IllegalActionError.code``; ``ILLEGAL_CODES`` lists each with its params):
+Refusals (``IllegalArenaActionError.code``; ``ILLEGAL_CODES`` lists each with its params):
 ``bad_action``, ``bad_side``, ``match_over``, ``not_your_turn``, ``replace_first``,
 ``nothing_to_replace``, ``unknown_slab``, ``slab_knocked_out``, ``already_on_field``,
 ``swap_used``, ``unknown_move``, ``no_power_move``, ``not_enough_energy``.
@@ -89,7 +89,7 @@ Refusals (``IllegalActionError.code``; ``ILLEGAL_CODES`` lists each with its par
 >>> apply(state, Attack(B, SlabMove.POWER))
 Traceback (most recent call last):
 ...
-engine.arena.match.IllegalActionError: Pup 0 is common and has no power move.
+engine.errors.IllegalArenaActionError: Pup 0 is common and has no power move.
 """
 
 from __future__ import annotations
@@ -124,6 +124,8 @@ from engine.arena.slabs import (
     team_value,
     validate_team,
 )
+from engine.errors import ARENA_ILLEGAL_CODES as ILLEGAL_CODES
+from engine.errors import IllegalArenaActionError
 from engine.types import fast_init
 
 __all__ = [
@@ -138,7 +140,7 @@ __all__ = [
     "Attack",
     "B",
     "Event",
-    "IllegalActionError",
+    "IllegalArenaActionError",
     "Lineup",
     "Pass",
     "Replace",
@@ -198,41 +200,8 @@ EVENT_CODES: Final[Mapping[str, tuple[str, ...]]] = {
 }  # fmt: skip
 """Every event code with its parameter names, in order."""
 
-ILLEGAL_CODES: Final[Mapping[str, tuple[tuple[str, ...], str]]] = {
-    "bad_action": ((), "That is not an action of the arena."),
-    "bad_side": (("side",), "There is no side {side!r} in this match."),
-    "match_over": ((), "The match is over."),
-    "not_your_turn": (("side", "to_move"), "It is not your turn."),
-    "replace_first": ((), "Your slab was knocked out: put a bench slab on the field first."),
-    "nothing_to_replace": ((), "You already have a slab on the field."),
-    "unknown_slab": (("slab",), "Your team has no slab number {slab}."),
-    "slab_knocked_out": (("slab", "name"), "{name} has been knocked out."),
-    "already_on_field": (("slab", "name"), "{name} is already on the field."),
-    "swap_used": (("limit",), "You may swap at most {limit} time(s) a turn."),
-    "unknown_move": (("move",), "There is no move called {move!r}."),
-    "no_power_move": (("slab", "name", "tier"), "{name} is {tier} and has no power move."),
-    "not_enough_energy": (
-        ("action", "needed", "energy"),
-        "That costs {needed} energy and you have {energy}.",
-    ),
-}
-"""Every refusal code: its parameter names and its English message (the site words its own)."""
-
-
 # ---------------------------------------------------------------------------
-# Errors and events
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; the state it was applied to is unchanged.
-
-    ``code`` is stable (see ``ILLEGAL_CODES``), ``params`` holds JSON-ready values.
-    """
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(ILLEGAL_CODES[code][1].format(**params))
+# Events
 
 
 @fast_init
@@ -333,32 +302,32 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def action_from_json(data: Any) -> Action:
-    """The inverse of ``action_to_json``; ``IllegalActionError("bad_action")`` otherwise.
+    """The inverse of ``action_to_json``; ``IllegalArenaActionError("bad_action")`` otherwise.
 
     >>> action_from_json({"type": "replace", "side": "a", "slab": 1})
     Replace(side=0, slab=1)
     >>> action_from_json({"type": "attack", "side": "a", "move": "kick"})
     Traceback (most recent call last):
     ...
-    engine.arena.match.IllegalActionError: That is not an action of the arena.
+    engine.errors.IllegalArenaActionError: That is not an action of the arena.
     """
     if not isinstance(data, Mapping) or data.get("side") not in SIDES:
-        raise IllegalActionError("bad_action")
+        raise IllegalArenaActionError("bad_action")
     side = SIDES.index(data["side"])
     kind = data.get("type")
     if kind in ("swap", "replace"):
         slab = data.get("slab")
         if type(slab) is not int:
-            raise IllegalActionError("bad_action")
+            raise IllegalArenaActionError("bad_action")
         return Swap(side, slab) if kind == "swap" else Replace(side, slab)
     if kind == "attack":
         move = data.get("move")
         if not isinstance(move, str) or move not in _MOVES:
-            raise IllegalActionError("bad_action")
+            raise IllegalArenaActionError("bad_action")
         return Attack(side, SlabMove(move))
     if isinstance(kind, str) and kind in _SIDE_ONLY:
         return _SIDE_ONLY[kind](side)
-    raise IllegalActionError("bad_action")
+    raise IllegalArenaActionError("bad_action")
 
 
 _MOVES = frozenset(m.value for m in SlabMove)
@@ -719,11 +688,11 @@ def legal_actions(
 def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, ...]]:
     """Apply one action: the new state and the events it caused, in order.
 
-    Raises ``IllegalActionError``; ``state`` is a frozen value and stays as it was.
+    Raises ``IllegalArenaActionError``; ``state`` is a frozen value and stays as it was.
     """
     problem = _violation(state, action)
     if problem is not None:
-        raise IllegalActionError(problem[0], **problem[1])
+        raise IllegalArenaActionError(problem[0], **problem[1])
     kind = type(action)
     side = action.side
     s = SIDES[side]

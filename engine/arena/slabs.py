@@ -70,6 +70,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, Final
 
+from engine.errors import InvalidMoveError, InvalidSlabError, InvalidTeamError
 from engine.types import Trace, TraceStep
 
 __all__ = [
@@ -328,57 +329,6 @@ TURN_LIMIT: Final = 30  # §8: after this many turns the tie-breaks decide
 TIE_BREAKS: Final = ("points", "hp_share")
 
 # ---------------------------------------------------------------------------
-# Errors
-
-
-class InvalidSlabError(ValueError):
-    """A slab, or a daily value, that breaks the input rules.
-
-    ``code`` is stable and names the offending input (``slab``, ``asset_id``,
-    ``name``, ``grade``, ``year``, ``value``), ``params`` holds its values;
-    ``str(error)`` is one readable sentence.
-
-    >>> Slab("cc-1", "Mew", 9.25, 1999)
-    Traceback (most recent call last):
-    ...
-    engine.arena.slabs.InvalidSlabError: A grade goes from 1 to 10 in steps of 0.5 (got 9.25).
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
-
-
-class InvalidTeamError(ValueError):
-    """A team that breaks §8: 4 different slabs, at most 2 rare or epic.
-
-    ``code`` is stable (``not_stats``, ``size``, ``duplicate``, ``too_many_limited``),
-    ``params`` holds its values; ``str(error)`` is a sentence a player can read.
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
-
-
-class InvalidMoveError(ValueError):
-    """A move the slab does not have (a power move of a common slab).
-
-    ``code`` is stable (``no_power_move``, ``unknown_move``).
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
-
-
-# ---------------------------------------------------------------------------
 # Values
 
 
@@ -555,7 +505,7 @@ def slab_stats(slab: Slab, value: Decimal | int) -> SlabStats:
     >>> slab_stats(Slab("cc-9", "Blastoise", 8.5, 2010), 12.5)
     Traceback (most recent call last):
     ...
-    engine.arena.slabs.InvalidSlabError: A daily value is a Decimal amount of US dollars (got 12.5).
+    engine.errors.InvalidSlabError: A daily value is a Decimal amount of US dollars (got 12.5).
     """
     if not isinstance(slab, Slab):
         raise InvalidSlabError("slab", f"Not a slab: {slab!r}.")
@@ -845,7 +795,7 @@ def validate_team(team: Iterable[SlabStats]) -> tuple[SlabStats, ...]:
     >>> validate_team(team)
     Traceback (most recent call last):
     ...
-    engine.arena.slabs.InvalidTeamError: A team may hold at most 2 rare or epic slabs; this one has 4: cc-0, cc-1, cc-2, cc-3.
+    engine.errors.InvalidTeamError: A team may hold at most 2 rare or epic slabs; this one has 4: cc-0, cc-1, cc-2, cc-3.
     """
     members = tuple(team)
     for member in members:

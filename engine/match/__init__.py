@@ -76,7 +76,7 @@ Where docs/rules.md §6 is silent, this engine decides (the wiki page should say
 >>> apply(state, Pick(A, 0))
 Traceback (most recent call last):
 ...
-engine.match.IllegalActionError: You already have a card on the field; use Switch to change it.
+engine.errors.IllegalActionError: You already have a card on the field; use Switch to change it.
 """
 
 from __future__ import annotations
@@ -107,6 +107,7 @@ from engine.data import (
 from engine.data import (
     Boost as _BoostSpec,
 )
+from engine.errors import DECK_ERROR_CODES, ILLEGAL_CODES, IllegalActionError, InvalidDeckError
 from engine.types import (
     Beat,
     BoostKind,
@@ -227,76 +228,8 @@ EVENT_CODES: Mapping[str, tuple[str, ...]] = {
     "match.end": ("result", "reason", "round", "round_limit", "hp_a", "hp_b"),
 }  # fmt: skip
 
-# Stable codes of illegal actions, each with its readable English message (the site
-# words the codes itself; these are for ``str(error)``, the command line and logs).
-ILLEGAL_CODES: Mapping[str, str] = {
-    "bad_action": "That is not an action of this game.",
-    "bad_side": "There is no side {side!r} in this match.",
-    "match_over": "The match is over.",
-    "already_committed": "You have already committed this round.",
-    "card_on_field": "You already have a card on the field; use Switch to change it.",
-    "unknown_card": "Your deck has no card number {card}.",
-    "card_defeated": "That card has been defeated.",
-    "pick_required": "Pick a card to deploy before you commit.",
-    "unknown_boost": "There is no boost called {boost!r}.",
-    "boost_used": "You have already used {boost} in this match.",
-    "boost_limit": "You may use at most {limit} boosts per round.",
-    "nrg_full": "Your NRG is already at the cap of {cap}.",
-    "hero_hp_full": "Your Hero is already at {cap} HP.",
-    "no_card_on_field": "{boost} needs a card on the field.",
-    "no_card": "{boost} needs a card on the field or a picked card.",
-    "switch_target": "Switch needs another card that is still in play.",
-}
-
-# Stable codes of deck errors, each with its readable English message. ``format`` is
-# for a decks file that is not shaped as {"a": [...], "b": [...]} (engine.match.simulate).
-DECK_ERROR_CODES: Mapping[str, str] = {
-    "empty": "A deck needs at least {minimum} card.",
-    "too_many": "A deck holds at most {maximum} cards (this one has {count}).",
-    "duplicate": "A deck may hold each card only once (card {card} is there twice).",
-    "invalid_card": "Card {number} is not a card.",
-    "format": 'The decks must be an object {{"a": [cards], "b": [cards]}}.',
-}
-
 # Effect kinds allowed per slot (engine.data.EFFECT_KINDS is the source).
 _ALLOWED_SLOTS = {info.kind: info.slots for info in EFFECT_KINDS}
-
-
-# ---------------------------------------------------------------------------
-# Errors
-
-
-class InvalidDeckError(ValueError):
-    """A deck that breaks §6: 1–4 distinct cards.
-
-    ``code`` is stable (see ``DECK_ERROR_CODES``), ``params`` holds its numbers (and
-    ``side`` when the deck is one of a match's); ``str(error)`` is one readable line.
-
-    >>> try:
-    ...     validate_deck(())
-    ... except InvalidDeckError as err:
-    ...     print(err.code, err.params, err)
-    empty {'minimum': 1} A deck needs at least 1 card.
-    """
-
-    def __init__(self, code: str, message: str | None = None, **params: Any) -> None:
-        self.code = code
-        self.message = message if message is not None else DECK_ERROR_CODES[code].format(**params)
-        self.params = params
-        super().__init__(self.message)
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now. The state it was applied to is unchanged.
-
-    ``code`` is stable (see ``ILLEGAL_CODES``), ``params`` holds its
-    parameters (JSON-ready); ``str(error)`` is a sentence a player can read.
-    """
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(ILLEGAL_CODES[code].format(**params))
 
 
 # ---------------------------------------------------------------------------
@@ -324,7 +257,7 @@ class MatchCard:
     >>> MatchCard("9", "Pup", Rarity.RARE, Role.TANK, atk=8, hp=0)
     Traceback (most recent call last):
     ...
-    engine.types.InvalidCardError: hp: must be an integer ≥ 1
+    engine.errors.InvalidCardError: hp: must be an integer ≥ 1
     """
 
     id: str
@@ -344,37 +277,37 @@ class MatchCard:
 
     def __post_init__(self) -> None:
         if not isinstance(self.id, str) or not self.id:
-            raise InvalidCardError("id", "non_empty_string", "must be a non-empty string")
+            raise InvalidCardError("non_empty_string", "must be a non-empty string", field="id")
         if not isinstance(self.name, str):
-            raise InvalidCardError("name", "string", "must be a string")
+            raise InvalidCardError("string", "must be a string", field="name")
         if not isinstance(self.rarity, Rarity):
-            raise InvalidCardError("rarity", "unknown_rarity", "must be a Rarity")
+            raise InvalidCardError("unknown_rarity", "must be a Rarity", field="rarity")
         if not isinstance(self.role, Role):
-            raise InvalidCardError("role", "unknown_role", "must be a Role")
+            raise InvalidCardError("unknown_role", "must be a Role", field="role")
         for name, low in (("atk", 0), ("hp", 1), ("def_", 0), ("cost", 0)):
             value = getattr(self, name)
             if type(value) is not int or value < low:
                 raise InvalidCardError(
-                    name.rstrip("_"), "min_int", f"must be an integer ≥ {low}", minimum=low
+                    "min_int", f"must be an integer ≥ {low}", field=name.rstrip("_"), minimum=low
                 )
         if self.skill is not None and not isinstance(self.skill, Skill):
-            raise InvalidCardError("skill", "unknown_skill", "must be a Skill or null")
+            raise InvalidCardError("unknown_skill", "must be a Skill or null", field="skill")
         for slot in EffectSlot:
             effect = getattr(self, slot.value)
             if effect is None:
                 continue
             if not isinstance(effect, CardEffect) or not isinstance(effect.kind, EffectKind):
-                raise InvalidCardError(slot.value, "effect", "must be an effect")
+                raise InvalidCardError("effect", "must be an effect", field=slot.value)
             if slot not in _ALLOWED_SLOTS[effect.kind]:
                 raise InvalidCardError(
-                    slot.value,
                     "effect_slot",
                     f"{effect.kind.value} cannot stand in the {slot.value} slot",
+                    field=slot.value,
                     kind=effect.kind.value,
                 )
             if type(effect.value) is not int or effect.value < 0:
                 raise InvalidCardError(
-                    f"{slot.value}.value", "min_int", "must be an integer ≥ 0", minimum=0
+                    "min_int", "must be an integer ≥ 0", field=f"{slot.value}.value", minimum=0
                 )
         if self.cost == 0:
             object.__setattr__(self, "cost", ENERGY_COST[self.rarity])
@@ -420,7 +353,7 @@ def validate_deck_ids(ids: Sequence[str]) -> None:
     >>> validate_deck_ids(["1", "2", "3", "4", "5"])
     Traceback (most recent call last):
     ...
-    engine.match.InvalidDeckError: A deck holds at most 4 cards (this one has 5).
+    engine.errors.InvalidDeckError: A deck holds at most 4 cards (this one has 5).
     """
     if len(ids) < DECK_MIN:
         raise InvalidDeckError("empty", minimum=DECK_MIN)
@@ -440,7 +373,7 @@ def validate_deck(deck: Sequence[MatchCard]) -> tuple[MatchCard, ...]:
     >>> validate_deck([pup, pup])
     Traceback (most recent call last):
     ...
-    engine.match.InvalidDeckError: A deck may hold each card only once (card 1 is there twice).
+    engine.errors.InvalidDeckError: A deck may hold each card only once (card 1 is there twice).
     """
     cards = tuple(deck)
     # An entry that is not a card gets an id no card can have, so it is never "twice".

@@ -29,7 +29,7 @@ True
 >>> card_from_json({"token": 7, "name": "x", "equipped": {}})
 Traceback (most recent call last):
 ...
-engine.types.InvalidCardError: equipped.head: is required
+engine.errors.InvalidCardError: equipped.head: is required
 """
 
 from __future__ import annotations
@@ -164,13 +164,13 @@ def _path(base: str, key: str | int) -> str:
 
 def _object(value: Any, path: str) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise InvalidCardError(path, "object", "must be an object")
+        raise InvalidCardError("object", "must be an object", field=path)
     return value
 
 
 def _list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
-        raise InvalidCardError(path, "list", "must be a list")
+        raise InvalidCardError("list", "must be a list", field=path)
     return value
 
 
@@ -178,13 +178,13 @@ def _no_unknown(obj: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> 
     for key in obj:
         if key not in allowed:
             raise InvalidCardError(
-                _path(path, key), "unknown_field", "unknown field", allowed=allowed
+                "unknown_field", "unknown field", field=_path(path, key), allowed=allowed
             )
 
 
 def _required(obj: Mapping[str, Any], key: str, path: str) -> Any:
     if key not in obj:
-        raise InvalidCardError(_path(path, key), "missing", "is required")
+        raise InvalidCardError("missing", "is required", field=_path(path, key))
     return obj[key]
 
 
@@ -195,14 +195,14 @@ def _int(value: Any, path: str, minimum: int, nullable: bool = False) -> int | N
         type(value) is int and value > MAX_INT
     ):
         raise InvalidCardError(
-            path, "max_int", f"must be at most {MAX_INT} (2^63 − 1)", maximum=MAX_INT
+            "max_int", f"must be at most {MAX_INT} (2^63 − 1)", field=path, maximum=MAX_INT
         )
     if type(value) is not int or value < minimum:
         suffix = " or null" if nullable else ""
         raise InvalidCardError(
-            path,
             "min_int_or_null" if nullable else "min_int",
             f"must be an integer ≥ {minimum}{suffix}",
+            field=path,
             minimum=minimum,
         )
     return value
@@ -212,27 +212,27 @@ def _text(value: Any, path: str) -> str:
     """A name: a non-empty string of at most NAME_MAX_LENGTH characters, no NUL, no lone
     surrogate."""
     if not isinstance(value, str) or not value.strip():
-        raise InvalidCardError(path, "non_empty_string", "must be a non-empty string")
+        raise InvalidCardError("non_empty_string", "must be a non-empty string", field=path)
     if len(value) > NAME_MAX_LENGTH:
         raise InvalidCardError(
-            path,
             "too_long",
             f"must be at most {NAME_MAX_LENGTH} characters (this one has {len(value)})",
+            field=path,
             maximum=NAME_MAX_LENGTH,
             length=len(value),
         )
     if "\x00" in value:
-        raise InvalidCardError(path, "nul", "must not contain a NUL character")
+        raise InvalidCardError("nul", "must not contain a NUL character", field=path)
     if _SURROGATE.search(value):
         raise InvalidCardError(
-            path, "surrogate", "must be text (it holds a lone surrogate, such as \\ud800)"
+            "surrogate", "must be text (it holds a lone surrogate, such as \\ud800)", field=path
         )
     return value
 
 
 def _bool(value: Any, path: str) -> bool:
     if type(value) is not bool:
-        raise InvalidCardError(path, "boolean", "must be true or false")
+        raise InvalidCardError("boolean", "must be true or false", field=path)
     return value
 
 
@@ -243,9 +243,9 @@ def _slot(value: Any, path: str) -> Slot:
         except ValueError:
             pass
     raise InvalidCardError(
-        path,
         "unknown_slot",
         f"unknown slot {_show(value)} (expected {_SLOT_NAMES})",
+        field=path,
         value=value,
     )
 
@@ -257,9 +257,9 @@ def _kind(value: Any, path: str) -> AttributeKind:
         except ValueError:
             pass
     raise InvalidCardError(
-        path,
         "unknown_kind",
         f"unknown kind {_show(value)} (expected {_KIND_NAMES})",
+        field=path,
         value=value,
     )
 
@@ -272,7 +272,7 @@ def _attribute(value: Any, path: str, slot: Slot | None) -> AttributeSpec:
         slot = _slot(_required(obj, "slot", path), _path(path, "slot"))
     elif "slot" in obj and obj["slot"] != slot.value:
         raise InvalidCardError(
-            _path(path, "slot"), "slot_mismatch", f"must be {json.dumps(slot.value)} here"
+            "slot_mismatch", f"must be {json.dumps(slot.value)} here", field=_path(path, "slot")
         )
     name = _text(_required(obj, "name", path), _path(path, "name"))
     supply = _int(_required(obj, "supply", path), _path(path, "supply"), 1)
@@ -290,15 +290,15 @@ def _combo(value: Any, path: str) -> ComboSpec:
     for i, item in enumerate(_list(_required(obj, "attributes", path), attrs_path)):
         item_path = _path(attrs_path, i)
         if not isinstance(item, list) or len(item) != 2:
-            raise InvalidCardError(item_path, "pair", "must be a [slot, name] pair")
+            raise InvalidCardError("pair", "must be a [slot, name] pair", field=item_path)
         pairs.append((_slot(item[0], _path(item_path, 0)), _text(item[1], _path(item_path, 1))))
     rarity_path = _path(path, "rarity")
     raw = _required(obj, "rarity", path)
     if not isinstance(raw, str) or raw not in {r.value for r in _COMBO_RARITIES}:
         raise InvalidCardError(
-            rarity_path,
             "unknown_rarity",
             f"unknown rarity {_show(raw)} (expected {_COMBO_RARITY_NAMES})",
+            field=rarity_path,
             value=raw,
         )
     try:
@@ -320,7 +320,7 @@ def card_from_json(obj: Any) -> CardSpec:
     >>> card_from_json({"token": True, "name": "x", "equipped": {}})
     Traceback (most recent call last):
     ...
-    engine.types.InvalidCardError: token: must be an integer ≥ 1
+    engine.errors.InvalidCardError: token: must be an integer ≥ 1
     """
     card = _object(obj, "card")
     _no_unknown(card, _CARD_FIELDS, "")
@@ -367,27 +367,27 @@ def load_json(text: str | bytes, what: str = "card") -> Any:
     >>> card_from_json(load_json('{"token": ' + "9" * 5000 + ', "name": "x", "equipped": {}}'))
     Traceback (most recent call last):
     ...
-    engine.types.InvalidCardError: token: must be at most 9223372036854775807 (2^63 − 1)
+    engine.errors.InvalidCardError: token: must be at most 9223372036854775807 (2^63 − 1)
     """
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise InvalidCardError(what, "encoding", "not UTF-8 text") from None
+            raise InvalidCardError("encoding", "not UTF-8 text", field=what) from None
     try:
         return json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as err:
         raise InvalidCardError(
-            what,
             "json",
             f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno})",
+            field=what,
             line=err.lineno,
             column=err.colno,
         ) from None
     except RecursionError:
-        raise InvalidCardError(what, "json_depth", "JSON nested too deeply") from None
+        raise InvalidCardError("json_depth", "JSON nested too deeply", field=what) from None
     except ValueError as err:  # a number the JSON reader itself cannot hold
-        raise InvalidCardError(what, "json_number", f"not valid JSON ({err})") from None
+        raise InvalidCardError("json_number", f"not valid JSON ({err})", field=what) from None
 
 
 def parse_card(text: str | bytes) -> CardSpec:
@@ -396,7 +396,7 @@ def parse_card(text: str | bytes) -> CardSpec:
     >>> parse_card("{oops")
     Traceback (most recent call last):
     ...
-    engine.types.InvalidCardError: card: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)
+    engine.errors.InvalidCardError: card: not valid JSON (Expecting property name enclosed in double quotes at line 1 column 2)
     """
     return card_from_json(load_json(text))
 
@@ -994,7 +994,7 @@ def match_card_from_json(data: Any) -> MatchCard:
     True
     """
     if not isinstance(data, Mapping):
-        raise InvalidCardError("", "object", "must be an object")
+        raise InvalidCardError("object", "must be an object", field="")
 
     def effect(key: str) -> CardEffect | None:
         raw = data.get(key)
@@ -1019,7 +1019,7 @@ def match_card_from_json(data: Any) -> MatchCard:
     except InvalidCardError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidCardError("", "card", f"is not a match card ({exc})") from None
+        raise InvalidCardError("card", f"is not a match card ({exc})", field="") from None
 
 
 _ACTION_NAMES = {cls: name for name, cls in ACTION_TYPES.items()}
@@ -1052,7 +1052,7 @@ def action_from_json(data: Any) -> Action:
     >>> action_from_json({"type": "pick", "side": "a", "card": "1"})
     Traceback (most recent call last):
     ...
-    engine.match.IllegalActionError: That is not an action of this game.
+    engine.errors.IllegalActionError: That is not an action of this game.
     """
     if not isinstance(data, Mapping) or not isinstance(data.get("side"), str):
         raise IllegalActionError("bad_action")

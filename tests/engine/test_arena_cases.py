@@ -23,7 +23,7 @@ from engine.arena.match import (
     SIDES,
     ArenaState,
     Attack,
-    IllegalActionError,
+    IllegalArenaActionError,
     Pass,
     Replace,
     Surrender,
@@ -118,8 +118,8 @@ def test_arena_case(slabs, case):
     state = new_match(team_a, team_b, case.get("seed", 1), bracket=case.get("bracket"))
     log = list(opening_events(state))
     actions = parse_actions(case.get("actions", []), SIDES, _VERBS)
-    state, error = play(state, log, actions, apply, IllegalActionError)
+    state, error = play(state, log, actions, apply, IllegalArenaActionError)
     text = dump(log, lambda e: e.to_json())
-    check_refusal(state, actions, error, expect, apply, IllegalActionError, text)
+    check_refusal(state, actions, error, expect, apply, IllegalArenaActionError, text)
     problems = _check(state, log, expect)
     assert not problems, "\n".join(problems) + "\n--- event log ---\n" + text

@@ -20,7 +20,7 @@ from engine.arena.match import (
     ArenaEnd,
     ArenaState,
     Attack,
-    IllegalActionError,
+    IllegalArenaActionError,
     Pass,
     Replace,
     Surrender,
@@ -130,7 +130,7 @@ def test_any_play_keeps_the_invariants(team_a, team_b, seed, choices, bots) -> N
         before = state
         try:
             state, events = apply(state, action)
-        except IllegalActionError as exc:
+        except IllegalArenaActionError as exc:
             # A refused action changes nothing (the state is a frozen value, and equal).
             assert state is before and state == before
             assert exc.code in ILLEGAL_CODES
@@ -207,7 +207,7 @@ def test_action_json_round_trips() -> None:
                 {"type": "attack", "side": "b", "move": None}):  # fmt: skip
         try:
             action_from_json(bad)
-        except IllegalActionError as exc:
+        except IllegalArenaActionError as exc:
             assert exc.code == "bad_action"
         else:  # pragma: no cover
             raise AssertionError(bad)
@@ -219,7 +219,7 @@ def _accepted(state: ArenaState, side: int) -> set:
     tried = [Swap(side, i) for i in range(-1, n + 1)] + [Replace(side, i) for i in range(-1, n + 1)]
     tried += [Attack(side, move) for move in SlabMove]
     tried += [Pass(side), Timeout(side), Surrender(side)]
-    return accepted(state, tried, apply, IllegalActionError)
+    return accepted(state, tried, apply, IllegalArenaActionError)
 
 
 @settings(max_examples=40, deadline=None)
