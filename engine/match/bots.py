@@ -27,11 +27,6 @@ from typing import Protocol
 
 from engine.data import BOOSTS, BOOSTS_PER_ROUND, MAX_HERO_HP_CEILING, NRG_CAP
 from engine.match import (
-    CHARGE,
-    GUARD_UP,
-    HERO_PATCH,
-    RAGE,
-    SWITCH,
     Action,
     Boost,
     Commit,
@@ -40,11 +35,11 @@ from engine.match import (
     Pick,
     PlayerState,
     Recorder,
-    _player,
-    _set,
     apply,
     legal_actions,
 )
+from engine.match.rules import _player, _set
+from engine.match.state import CHARGE, GUARD_UP, HERO_PATCH, RAGE, SWITCH
 from engine.types import BotKind, Side, Skill
 
 __all__ = [
