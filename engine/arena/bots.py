@@ -61,6 +61,7 @@ from engine.arena.slabs import (
     SlabMove,
     SlabStats,
 )
+from engine.types import Side
 
 __all__ = [
     "BOTS",
@@ -94,7 +95,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action: ...
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action: ...
 
 
 class RandomBot:
@@ -102,18 +103,18 @@ class RandomBot:
 
     name = "random"
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action:
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action:
         return rng.choice(legal_actions(state, side))
 
 
-def _entry(state: ArenaState, side: int) -> int:
+def _entry(state: ArenaState, side: Side) -> int:
     """The bench slab to bring on after a KO: the healthiest (``engine.arena.healthiest``)."""
     index = healthiest(state.sides[side])
     assert index is not None  # a team with nobody left on the bench has lost already
     return index
 
 
-def _moves(state: ArenaState, side: int, slab: int, energy: int) -> list[tuple[int, int, SlabMove]]:
+def _moves(state: ArenaState, side: Side, slab: int, energy: int) -> list[tuple[int, int, SlabMove]]:
     """(damage, cost, move) of each attack ``slab`` could pay for with ``energy``."""
     target = state.sides[1 - side].active
     assert target is not None  # the foe brings a slab on at its turn start
@@ -132,7 +133,7 @@ class GreedyBot:
 
     name = "greedy"
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action:
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action:
         me = state.sides[side]
         if me.active is None:
             return Replace(side, _entry(state, side))
@@ -172,7 +173,7 @@ class PlannerBot:
 
     name = "planner"
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action:
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action:
         me = state.sides[side]
         if me.active is None:
             return Replace(side, _entry(state, side))

@@ -7,7 +7,7 @@ turn 1 from two teams of ``SlabStats`` (each slab with its value on the match da
 (a stable ``code`` and ``params``) and changes nothing — states are frozen. The only
 randomness in the rules is who moves first: ``random.Random(seed).randrange(2)`` (0: side
 A). So a match is reproducible from its two teams (slabs and values), its seed and its
-actions (``replay``). Sides are ``A = 0`` and ``B = 1``; events and JSON name them
+actions (``replay``). Sides are ``A = Side.A`` (0) and ``B = Side.B`` (1); events and JSON name them
 ``"a"`` and ``"b"``. The engine never reads a clock: the caller owns the 20-second turn
 (``TURN_SECONDS``) and applies ``Timeout`` when its own clock says the turn ran out.
 
@@ -126,7 +126,7 @@ from engine.arena.slabs import (
 )
 from engine.errors import ARENA_ILLEGAL_CODES as ILLEGAL_CODES
 from engine.errors import IllegalArenaActionError
-from engine.types import fast_init
+from engine.types import Side, fast_init
 
 __all__ = [
     "ACTION_TYPES",
@@ -162,8 +162,9 @@ __all__ = [
     "timed_out",
 ]
 
-A: Final = 0
-B: Final = 1
+A: Final = Side.A
+B: Final = Side.B
+_OTHER: Final = (B, A)
 SIDES: Final = ("a", "b")  # how events, JSON and forms name the sides
 
 
@@ -229,7 +230,7 @@ class Event:
 class Swap:
     """Put bench slab ``slab`` (a team index) on the field for ``SWAP_COST`` energy."""
 
-    side: int
+    side: Side
     slab: int
 
 
@@ -238,7 +239,7 @@ class Swap:
 class Attack:
     """Attack the enemy slab on the field with ``move`` (basic or power); ends the turn."""
 
-    side: int
+    side: Side
     move: SlabMove
 
 
@@ -247,7 +248,7 @@ class Attack:
 class Pass:
     """End the turn without attacking."""
 
-    side: int
+    side: Side
 
 
 @fast_init
@@ -255,7 +256,7 @@ class Pass:
 class Replace:
     """Put bench slab ``slab`` on the field after a KO (free; the turn goes on)."""
 
-    side: int
+    side: Side
     slab: int
 
 
@@ -264,7 +265,7 @@ class Replace:
 class Timeout:
     """The caller's clock says ``side``'s turn ran out: a pass, counted toward a forfeit."""
 
-    side: int
+    side: Side
 
 
 @fast_init
@@ -272,7 +273,7 @@ class Timeout:
 class Surrender:
     """Give up: the other side wins."""
 
-    side: int
+    side: Side
 
 
 Action = Swap | Attack | Pass | Replace | Timeout | Surrender
@@ -305,7 +306,7 @@ def action_from_json(data: Any) -> Action:
     """The inverse of ``action_to_json``; ``IllegalArenaActionError("bad_action")`` otherwise.
 
     >>> action_from_json({"type": "replace", "side": "a", "slab": 1})
-    Replace(side=0, slab=1)
+    Replace(side=<Side.A: 0>, slab=1)
     >>> action_from_json({"type": "attack", "side": "a", "move": "kick"})
     Traceback (most recent call last):
     ...
@@ -313,7 +314,7 @@ def action_from_json(data: Any) -> Action:
     """
     if not isinstance(data, Mapping) or data.get("side") not in SIDES:
         raise IllegalArenaActionError("bad_action")
-    side = SIDES.index(data["side"])
+    side = Side.from_key(data["side"])
     kind = data.get("type")
     if kind in ("swap", "replace"):
         slab = data.get("slab")
@@ -330,8 +331,9 @@ def action_from_json(data: Any) -> Action:
     raise IllegalArenaActionError("bad_action")
 
 
+_SIDE_TYPES: Final = (Side, int)  # a plain 0 or 1 names a side too (never a bool)
 _MOVES = frozenset(m.value for m in SlabMove)
-_SIDE_ONLY: dict[str, Callable[[int], Action]] = {
+_SIDE_ONLY: dict[str, Callable[[Side], Action]] = {
     "pass": Pass,
     "timeout": Timeout,
     "surrender": Surrender,
@@ -456,13 +458,13 @@ class ArenaState:
     lineup: Lineup
     sides: tuple[SideState, SideState]
     seed: int
-    first: int
+    first: Side
     turn: int = 1
-    to_move: int = A
+    to_move: Side = A
     swapped: bool = False
     actions: int = 0
     over: bool = False
-    winner: int | None = None
+    winner: Side | None = None
     end: ArenaEnd | None = None
 
     @property
@@ -476,17 +478,17 @@ class ArenaState:
             return None
         return "draw" if self.winner is None else SIDES[self.winner]
 
-    def slab(self, side: int, index: int) -> SlabStats:
+    def slab(self, side: Side, index: int) -> SlabStats:
         return self.lineup.teams[side][index]
 
 
-def first_player(seed: int) -> int:
+def first_player(seed: int) -> Side:
     """Who moves first: ``random.Random(seed).randrange(2)`` (0 is side A).
 
-    >>> [first_player(s) for s in range(6)]
-    [1, 0, 0, 0, 0, 1]
+    >>> [first_player(s).key for s in range(6)]
+    ['b', 'a', 'a', 'a', 'a', 'b']
     """
-    return random.Random(seed).randrange(2)
+    return (A, B)[random.Random(seed).randrange(2)]
 
 
 def new_match(
@@ -575,7 +577,7 @@ def healthiest(side: SideState) -> int | None:
     return best
 
 
-def hp_share(state: ArenaState, side: int) -> tuple[int, int]:
+def hp_share(state: ArenaState, side: Side) -> tuple[int, int]:
     """(HP left, full HP) of a team: KO'd slabs count 0. Compare shares exactly."""
     return sum(state.sides[side].hp), state.lineup.full_hp[side]
 
@@ -590,7 +592,7 @@ def _violation(state: ArenaState, action: Any) -> tuple[str, dict[str, Any]] | N
     if kind not in _ACTION_NAMES:
         return "bad_action", {}
     side = action.side
-    if type(side) is not int or side not in (A, B):
+    if type(side) not in _SIDE_TYPES or side not in (A, B):
         return "bad_side", {"side": side}
     if state.over:
         return "match_over", {}
@@ -655,7 +657,7 @@ def is_legal(state: ArenaState, action: Action) -> bool:
 
 
 def legal_actions(
-    state: ArenaState, side: int, *, surrender: bool = False, timeout: bool = False
+    state: ArenaState, side: Side, *, surrender: bool = False, timeout: bool = False
 ) -> list[Action]:
     """Every legal action of ``side`` now (Surrender and Timeout only when asked for).
 
@@ -663,7 +665,7 @@ def legal_actions(
     >>> from engine.arena.slabs import Slab, slab_stats
     >>> team = [slab_stats(Slab(f"x-{i}", "Pup", 9, 2010), Decimal(10)) for i in range(4)]
     >>> legal_actions(new_match(team, team, seed=1), A)  # A moves first: only a pass
-    [Pass(side=0)]
+    [Pass(side=<Side.A: 0>)]
     """
     if state.over:
         return []
@@ -744,7 +746,7 @@ def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, .
             new_me = SideState(me.hp, active, me.energy, me.points, count)
             new_sides = (new_me, sides[B]) if side == A else (sides[A], new_me)
             events.append(Event("forfeit", {"side": s, "timeouts": count}))
-            return _finish(state, new_sides, n, 1 - side, ArenaEnd.FORFEIT, events)
+            return _finish(state, new_sides, n, _OTHER[side], ArenaEnd.FORFEIT, events)
         if active is None:
             active = healthiest(me)
             assert active is not None  # a team that lost three slabs has lost the match
@@ -754,7 +756,7 @@ def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, .
         return _end_turn(state, new_sides, n, events)
     # Surrender
     events = [Event("surrender", {"side": s})]
-    return _finish(state, sides, n, 1 - side, ArenaEnd.SURRENDER, events)
+    return _finish(state, sides, n, _OTHER[side], ArenaEnd.SURRENDER, events)
 
 
 def _replace_event(side: str, index: int, slab: SlabStats, hp: int, auto: bool) -> Event:
@@ -779,7 +781,7 @@ def _same_turn(state: ArenaState, sides: Any, n: int, swapped: bool) -> ArenaSta
 
 def _attack(state: ArenaState, action: Attack, n: int) -> tuple[ArenaState, tuple[Event, ...]]:
     side = action.side
-    other = 1 - side
+    other = _OTHER[side]
     sides = state.sides
     me, foe = sides[side], sides[other]
     lineup = state.lineup
@@ -879,7 +881,7 @@ def _end_turn(
         )
         return _finish(state, sides, n, winner, reason, events)
     turn = state.turn + 1
-    nxt = 1 - state.to_move
+    nxt = _OTHER[state.to_move]
     p = sides[nxt]
     energy = p.energy + ENERGY_PER_TURN
     if energy > ENERGY_BANK_MAX:
@@ -906,7 +908,7 @@ def _finish(
     state: ArenaState,
     sides: Any,
     n: int,
-    winner: int | None,
+    winner: Side | None,
     reason: ArenaEnd,
     events: list[Event],
 ) -> tuple[ArenaState, tuple[Event, ...]]:
