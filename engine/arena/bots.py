@@ -114,7 +114,9 @@ def _entry(state: ArenaState, side: Side) -> int:
     return index
 
 
-def _moves(state: ArenaState, side: Side, slab: int, energy: int) -> list[tuple[int, int, SlabMove]]:
+def _moves(
+    state: ArenaState, side: Side, slab: int, energy: int
+) -> list[tuple[int, int, SlabMove]]:
     """(damage, cost, move) of each attack ``slab`` could pay for with ``energy``."""
     target = state.sides[1 - side].active
     assert target is not None  # the foe brings a slab on at its turn start
