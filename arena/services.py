@@ -39,14 +39,11 @@ from engine.arena.match import (
     Attack,
     B,
     Event,
-    IllegalArenaActionError,
     Pass,
     Replace,
     Surrender,
     Swap,
     Timeout,
-    action_from_json,
-    action_to_json,
     apply,
     new_match,
     opening_events,
@@ -66,6 +63,8 @@ from engine.arena.slabs import (
     SlabTier,
     team_value,
 )
+from engine.errors import IllegalArenaActionError
+from engine.serialize.arena import action_from_json, action_to_json
 
 from . import selectors, specs
 from .importing import FeedRow

@@ -34,7 +34,6 @@ from core.htmx import render_page, wants_partial
 from core.labels import describe, label
 from core.previews import canonical, png_response
 from core.sessions import session_key
-from engine.arena.match import IllegalArenaActionError
 from engine.arena.slabs import (
     BRACKETS,
     ELEMENT_BEATS,
@@ -50,6 +49,7 @@ from engine.arena.slabs import (
     InvalidTeamError,
     SlabTier,
 )
+from engine.errors import IllegalArenaActionError
 
 from . import narration, presenters, selectors, services
 from .anchors import leagues_url

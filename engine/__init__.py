@@ -29,7 +29,8 @@ from engine.arena.slabs import (
     team_brackets,
     validate_team,
 )
-from engine.card.derive import clear_caches, derive
+from engine.caches import clear_caches
+from engine.card.derive import derive
 from engine.card.rarity import decide_rarity, format_score, paths_to, tier_of, wardrobe_score
 from engine.card.skills import (
     active_skill,

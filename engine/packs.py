@@ -67,10 +67,11 @@ from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, reduce
+from functools import reduce
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from engine.caches import memo
 from engine.data import PACK_TIER_WEIGHT, PACK_TIERS
 from engine.errors import InvalidOfferError
 from engine.types import Rarity
@@ -424,7 +425,7 @@ def tier_odds(present: Iterable[Rarity]) -> Mapping[Rarity, Fraction]:
     return MappingProxyType({PACK_TIERS[i]: p for i, p in _mask_odds(mask)})
 
 
-@lru_cache(maxsize=2 ** len(PACK_TIERS))  # one entry per presence mask
+@memo
 def _mask_odds(present: tuple[bool, ...]) -> tuple[tuple[int, Fraction], ...]:
     """(tier index, chance) of one pick for a presence mask over ``PACK_TIERS``."""
     weights = [(i, PACK_TIER_WEIGHT[PACK_TIERS[i]]) for i, here in enumerate(present) if here]

@@ -96,7 +96,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -148,8 +148,6 @@ __all__ = [
     "Surrender",
     "Swap",
     "Timeout",
-    "action_from_json",
-    "action_to_json",
     "apply",
     "first_player",
     "healthiest",
@@ -288,56 +286,7 @@ ACTION_TYPES: Final = {
 _ACTION_NAMES: Final = {cls: name for name, cls in ACTION_TYPES.items()}
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
-    """An action as JSON-ready data.
-
-    >>> action_to_json(Swap(B, 2)), action_to_json(Attack(A, SlabMove.POWER))
-    ({'type': 'swap', 'side': 'b', 'slab': 2}, {'type': 'attack', 'side': 'a', 'move': 'power'})
-    """
-    data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)], "side": SIDES[action.side]}
-    if isinstance(action, Swap | Replace):
-        data["slab"] = action.slab
-    elif isinstance(action, Attack):
-        data["move"] = str(action.move)
-    return data
-
-
-def action_from_json(data: Any) -> Action:
-    """The inverse of ``action_to_json``; ``IllegalArenaActionError("bad_action")`` otherwise.
-
-    >>> action_from_json({"type": "replace", "side": "a", "slab": 1})
-    Replace(side=<Side.A: 0>, slab=1)
-    >>> action_from_json({"type": "attack", "side": "a", "move": "kick"})
-    Traceback (most recent call last):
-    ...
-    engine.errors.IllegalArenaActionError: That is not an action of the arena.
-    """
-    if not isinstance(data, Mapping) or data.get("side") not in SIDES:
-        raise IllegalArenaActionError("bad_action")
-    side = Side.from_key(data["side"])
-    kind = data.get("type")
-    if kind in ("swap", "replace"):
-        slab = data.get("slab")
-        if type(slab) is not int:
-            raise IllegalArenaActionError("bad_action")
-        return Swap(side, slab) if kind == "swap" else Replace(side, slab)
-    if kind == "attack":
-        move = data.get("move")
-        if not isinstance(move, str) or move not in _MOVES:
-            raise IllegalArenaActionError("bad_action")
-        return Attack(side, SlabMove(move))
-    if isinstance(kind, str) and kind in _SIDE_ONLY:
-        return _SIDE_ONLY[kind](side)
-    raise IllegalArenaActionError("bad_action")
-
-
 _SIDE_TYPES: Final = (Side, int)  # a plain 0 or 1 names a side too (never a bool)
-_MOVES = frozenset(m.value for m in SlabMove)
-_SIDE_ONLY: dict[str, Callable[[Side], Action]] = {
-    "pass": Pass,
-    "timeout": Timeout,
-    "surrender": Surrender,
-}
 
 
 # ---------------------------------------------------------------------------

@@ -49,7 +49,7 @@ from decimal import Decimal
 from typing import Any, TextIO
 
 from engine.arena.bots import BOTS, play_match, run_series
-from engine.arena.match import EVENT_CODES, action_to_json
+from engine.arena.match import EVENT_CODES
 from engine.arena.slabs import (
     InvalidSlabError,
     InvalidTeamError,
@@ -60,6 +60,7 @@ from engine.arena.slabs import (
     team_value,
 )
 from engine.cli.base import Command, UsageError, add_series_arguments, read_input, series_bots
+from engine.serialize.arena import action_to_json
 
 __all__ = ["COMMAND", "EVENT_CODES", "parse_slab", "stats_json"]
 

@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from arena import selectors, services, specs
 from arena.models import ArenaBalanceReport, ArenaMatch, MatchStatus
-from engine.arena.match import A, B, IllegalArenaActionError
+from engine.arena.match import A, B
 from engine.arena.slabs import TURN_SECONDS, Bracket, InvalidTeamError, SlabTier, team_value
+from engine.errors import IllegalArenaActionError
 
 pytestmark = pytest.mark.django_db
 

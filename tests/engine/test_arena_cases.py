@@ -23,7 +23,6 @@ from engine.arena.match import (
     SIDES,
     ArenaState,
     Attack,
-    IllegalArenaActionError,
     Pass,
     Replace,
     Surrender,
@@ -34,6 +33,7 @@ from engine.arena.match import (
     opening_events,
 )
 from engine.arena.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
+from engine.errors import IllegalArenaActionError
 from tests.engine.case_runner import (
     Problems,
     check_events,

@@ -20,14 +20,11 @@ from engine.arena.match import (
     ArenaEnd,
     ArenaState,
     Attack,
-    IllegalArenaActionError,
     Pass,
     Replace,
     Surrender,
     Swap,
     Timeout,
-    action_from_json,
-    action_to_json,
     apply,
     legal_actions,
     new_match,
@@ -44,6 +41,8 @@ from engine.arena.slabs import (
     SlabMove,
     slab_stats,
 )
+from engine.errors import IllegalArenaActionError
+from engine.serialize.arena import action_from_json, action_to_json
 from tests.engine.case_runner import accepted
 
 # Values that land in every tier and HP band.
