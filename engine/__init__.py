@@ -1,12 +1,14 @@
 """Card Codex rules engine: pure Python, no Django, no I/O in the rules.
 
-``derive(card)`` turns a frozen ``CardSpec`` into a ``Breakdown`` (rarity,
-role, skill, template, stats, effects, energy) with a ``Trace`` of coded
-steps that explains every decision. Rule numbers and tables live in
-``engine.data``; trace codes are documented in ``engine.card.trace``; JSON in and
-out is ``engine.serialize``. Booster packs (the tier-weighted draw and its exact
-odds) are ``engine.packs``; the slab arena's stat book, teams and brackets are
-``engine.arena.slabs``.
+One subpackage per game: ``engine.card`` (``derive(card)`` turns a frozen ``CardSpec``
+into a ``Breakdown`` — rarity, role, skill, template, stats, effects, energy — with a
+``Trace`` of coded steps that explains every decision; the codes are documented in
+``engine.card.trace``), ``engine.match`` (the paw-game match, its bots and series),
+``engine.arena`` (the slab arena: stat book, teams, brackets, the match, its bots) and
+``engine.packs`` (booster packs: the tier-weighted draw and its exact odds). Rule numbers
+and tables live in ``engine.data``; JSON in and out is ``engine.serialize`` (one module
+per game); every refusal is an ``engine.errors.RuleError``; every memo is named in
+``engine.caches``; ``python -m engine`` is ``engine.cli``.
 
 >>> from engine import AttributeSpec, CardSpec, Slot, derive
 >>> card = CardSpec(3, "Pup #3", tuple(AttributeSpec(s, "Plain", 500) for s in Slot))

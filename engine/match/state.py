@@ -1,4 +1,10 @@
-"""The match's values: sides, boosts and event codes, the state of a match, its actions and events."""
+"""The match's values: sides, boosts and event codes, the state of a match, its actions and
+events.
+
+>>> from engine.match import A, B, Boost, Commit, Pick
+>>> Pick(A, 0), Commit(B).side.key, Boost(A, BOOST_KEYS[0]).boost
+(Pick(side=<Side.A: 0>, card=0), 'b', <BoostKind.CHARGE: 'charge'>)
+"""
 
 from __future__ import annotations
 
