@@ -37,6 +37,7 @@ SIZES: Final[Mapping[str, int]] = MappingProxyType(
     {
         # engine.card.rarity: each rule's verdict, step and next-tier need per input,
         # shared (the same objects) between the cards with that input
+        "engine.card.rarity.tier_of": 8192,  # ~3 calls a card, a handful of supplies
         "engine.card.rarity._supply_verdict": 1024,
         "engine.card.rarity._need_supply": 4096,
         "engine.card.rarity._need_badge": 64,
@@ -49,6 +50,7 @@ SIZES: Final[Mapping[str, int]] = MappingProxyType(
         "engine.card.rarity._decided_step": 1024,
         # engine.card.skills: an attribute's keyword hits, votes and rows (one per name),
         # and the role and skill steps shared between cards
+        "engine.card.skills.keyword_hits": 65536,  # each new name is matched twice
         "engine.card.skills._info": 65536,
         "engine.card.skills._role_decided": 64,
         "engine.card.skills._skill_affinity": 64,

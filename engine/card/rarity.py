@@ -77,6 +77,7 @@ _SLOTS = tuple(Slot)
 _EMPTY: MappingProxyType[str, Any] = MappingProxyType({})
 
 
+@memo
 def tier_of(supply: int) -> Tier:
     """The attribute tier of a supply (docs/rules.md §1).
 

@@ -83,6 +83,7 @@ def name_words(name: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in words)
 
 
+@memo
 def keyword_hits(name: str) -> tuple[tuple[Skill, tuple[tuple[str, str], ...]], ...]:
     """Skills a name hits, in priority order, each with its (word, fragment) matches.
 
