@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.admin import UniqueRaceAdmin
 from core.labels import label
-from engine.slabs import element_of
+from engine.arena.slabs import element_of
 
 from . import importing, services
 from .formatting import money

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 
 from core.api import absolute, api_view, error_response, json_response
 from core.forms import AsciiIntegerField
-from engine.slabs import SlabStats
+from engine.arena.slabs import SlabStats
 
 from . import selectors, specs
 from .forms import SlabFilterForm

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from engine.slabs import Element, SlabTier
+from engine.arena.slabs import Element, SlabTier
 
 TIER_COLOURS = {
     SlabTier.COMMON: ("#5b6670", "#dde3e8"),

@@ -27,7 +27,7 @@ from django.db import transaction
 
 from core import versions
 from core.db import analyze
-from engine.slabs import HP_BY_VALUE, TIER_BY_VALUE, USD_CENT
+from engine.arena.slabs import HP_BY_VALUE, TIER_BY_VALUE, USD_CENT
 
 from .models import Slab, SlabValue
 

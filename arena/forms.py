@@ -19,8 +19,8 @@ from core.forms import (
     TypedChoiceField,
 )
 from core.labels import choices
-from engine.arena_bots import ArenaBot
-from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
+from engine.arena.bots import ArenaBot
+from engine.arena.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket, Element, SlabTier
 
 from . import importing
 from .models import ASSET_ID_MAX, VALUE_MAX_DIGITS, asset_id_validator

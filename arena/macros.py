@@ -20,9 +20,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from core.labels import describe, label, label_of
-from engine import slabs
-from engine.arena_bots import ArenaBot
-from engine.slabs import Bracket, Element, SlabTier
+from engine.arena import slabs
+from engine.arena.bots import ArenaBot
+from engine.arena.slabs import Bracket, Element, SlabTier
 from wiki.macros import Col, num, percent, register_macro, table
 
 from .formatting import money

@@ -22,8 +22,8 @@ from django.utils.translation import pgettext_lazy
 
 from core.labels import choices
 from core.models import BalanceRun, BotMatch
-from engine.arena_bots import ArenaBot
-from engine.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket
+from engine.arena.bots import ArenaBot
+from engine.arena.slabs import GRADE_MAX, GRADE_MIN, GRADE_STEP, Bracket
 
 from .formatting import money
 

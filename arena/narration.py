@@ -25,8 +25,8 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from core.labels import label_of
 from core.narration import Registry
-from engine.arena import EVENT_CODES, ILLEGAL_CODES, ArenaEnd, Event
-from engine.slabs import (
+from engine.arena.match import EVENT_CODES, ILLEGAL_CODES, ArenaEnd, Event
+from engine.arena.slabs import (
     ELEMENT_BEATS,
     ELEMENT_BONUS,
     ENERGY_BANK_MAX,

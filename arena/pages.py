@@ -26,7 +26,7 @@ from core import versions
 from core.context_processors import site_origin
 from core.labels import describe, label, result_text
 from core.sessions import session_key
-from engine.slabs import (
+from engine.arena.slabs import (
     BRACKETS,
     ELEMENT_BEATS,
     ELEMENT_BONUS,

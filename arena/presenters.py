@@ -22,8 +22,8 @@ from django.utils.translation import gettext as _
 
 from core import versions
 from core.labels import label, label_of
-from engine.arena import A, ArenaState, Attack, B, Pass, Replace, Swap, legal_actions
-from engine.slabs import (
+from engine.arena.match import A, ArenaState, Attack, B, Pass, Replace, Swap, legal_actions
+from engine.arena.slabs import (
     BASIC_ATTACK_COST,
     BRACKETS,
     ELEMENT_BEATS,

@@ -17,7 +17,7 @@ from django.db.models import DateField, OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from core.memo import memo
-from engine.slabs import (
+from engine.arena.slabs import (
     BRACKETS,
     TEAM_LIMITED_MAX,
     TEAM_LIMITED_TIERS,

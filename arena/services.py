@@ -30,7 +30,8 @@ from django.utils import timezone
 
 from core import versions
 from core.limits import Budget
-from engine.arena import (
+from engine.arena.bots import ArenaBot, make_bot, play_match
+from engine.arena.match import (
     SIDES,
     A,
     Action,
@@ -38,21 +39,17 @@ from engine.arena import (
     Attack,
     B,
     Event,
-    IllegalActionError,
     Pass,
     Replace,
     Surrender,
     Swap,
     Timeout,
-    action_from_json,
-    action_to_json,
     apply,
     new_match,
     opening_events,
     timed_out,
 )
-from engine.arena_bots import ArenaBot, make_bot, play_match
-from engine.slabs import (
+from engine.arena.slabs import (
     BRACKETS,
     ELEMENT_BEATS,
     TEAM_LIMITED_MAX,
@@ -66,6 +63,8 @@ from engine.slabs import (
     SlabTier,
     team_value,
 )
+from engine.errors import IllegalArenaActionError
+from engine.serialize.arena import action_from_json, action_to_json
 
 from . import selectors, specs
 from .importing import FeedError, FeedRow, RawRow, check_rows
@@ -416,7 +415,7 @@ class _Run:
             self.turns.append(self.state)
 
     def play(self, action: Action) -> None:
-        """Apply a new action (IllegalActionError leaves everything as it was)."""
+        """Apply a new action (IllegalArenaActionError leaves everything as it was)."""
         self._apply(action)
         self.new.append(action)
 
@@ -509,7 +508,7 @@ def parse_move(move: str) -> Action:
         return Swap(A, int(arg))
     if kind == "replace":
         return Replace(A, int(arg))
-    raise IllegalActionError("bad_action")  # pragma: no cover - MoveForm refuses the rest
+    raise IllegalArenaActionError("bad_action")  # pragma: no cover - MoveForm refuses the rest
 
 
 def play_move(
@@ -521,7 +520,7 @@ def play_move(
       (stored), the move is not played.
     - ``StaleMoveError``: ``turn`` is not the action count of the match (a stale page or a
       second submit): nothing changes.
-    - ``IllegalActionError``: the rules refuse the move: nothing changes.
+    - ``IllegalArenaActionError``: the rules refuse the move: nothing changes.
     - ``ArenaMatch.DoesNotExist``: not this session's match.
     """
     now = now or timezone.now()

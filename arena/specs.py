@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any
 
-from engine.slabs import Slab as EngineSlab
-from engine.slabs import SlabStats, StatBook, slab_stats, stat_book
+from engine.arena.slabs import Slab as EngineSlab
+from engine.arena.slabs import SlabStats, StatBook, slab_stats, stat_book
 
 from .models import Slab
 

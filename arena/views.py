@@ -28,8 +28,8 @@ from core import limits, versions
 from core.htmx import render_page, wants_partial
 from core.previews import canonical, png_response
 from core.sessions import session_key
-from engine.arena import IllegalActionError
-from engine.slabs import TURN_SECONDS, Bracket, InvalidTeamError
+from engine.arena.slabs import TURN_SECONDS, Bracket, InvalidTeamError
+from engine.errors import IllegalArenaActionError
 
 from . import narration, pages, presenters, selectors, services
 from .forms import (
@@ -273,7 +273,7 @@ def _play(public_id: UUID, key: str, form: MoveForm) -> tuple[services.Loaded | 
         return None, narration.notice("stale"), 409
     except services.LateMoveError:
         return None, narration.notice("late", seconds=TURN_SECONDS), 409
-    except IllegalActionError as exc:
+    except IllegalArenaActionError as exc:
         return None, narration.refusal(exc.code, exc.params), 400
 
 

@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.arena_bots import make_bot, play_match
-from engine.slabs import (
+from engine.arena.bots import make_bot, play_match
+from engine.arena.slabs import (
     TEAM_LIMITED_MAX,
     TEAM_LIMITED_TIERS,
     Slab,

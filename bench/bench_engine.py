@@ -35,10 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.caches import clear_caches
+from engine.card.derive import derive
 from engine.data import KEYWORDS
-from engine.derive import clear_caches, derive
 from engine.serialize import breakdown_json, breakdown_to_json
-from engine.serialize import clear_caches as clear_text_caches
 from engine.types import AttributeKind, AttributeSpec, CardSpec, ComboSpec, Rarity, Slot
 
 PLAIN = ("Sky", "Meadow", "Vest", "Cap", "Boots", "Stone", "Leaf", "Cloud", "Moss", "Dune")
@@ -138,7 +138,6 @@ def report(
     label: str, cards: list[CardSpec], work: Callable[[CardSpec], object], rounds: int
 ) -> None:
     clear_caches()
-    clear_text_caches()
     cold, _ = timed(cards, work)
     warm = [timed(cards, work) for _ in range(rounds)]
     cpu = [c for c, _ in warm]
@@ -200,7 +199,7 @@ def serialisation(cards: list[CardSpec], rounds: int) -> None:
 
     build = best(lambda: [breakdown_to_json(b) for b in breakdowns])
     encode = best(lambda: [json.dumps(d, ensure_ascii=False, separators=(",", ":")) for d in plain])
-    clear_text_caches()
+    clear_caches()
     text = best(lambda: [breakdown_json(b) for b in breakdowns])
     size = statistics.mean(len(json.dumps(d, ensure_ascii=False)) for d in plain[:500])
     values = statistics.mean(_count(d) for d in plain[:500])

@@ -3,7 +3,7 @@
 figures; never asserts).
 
 Decks are built from synthetic cards run through the real derivation
-(``engine.derive``), 1–4 cards each, drawn with a fixed seed. The figures, side by side
+(``engine.card.derive``), 1–4 cards each, drawn with a fixed seed. The figures, side by side
 in one run: greedy against greedy (decks of 1–4 cards, and of 4), the lookahead bot
 against greedy (4 cards: it plays out every plan of a round, so it is far slower), and a
 demo move's engine work with each bot — what ``play.services.play_move`` does besides the
@@ -26,17 +26,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots import BOTS, make_bot, take_turn
+from engine.card.derive import derive
 from engine.data import KEYWORDS
-from engine.derive import derive
 from engine.match import A, B, Commit, MatchCard, Recorder, new_match, replay
+from engine.match.bots import BOTS, make_bot, take_turn
+from engine.match.simulate import Series, play_match
 from engine.serialize import (
     action_from_json,
     action_to_json,
     match_card_from_json,
     match_card_to_json,
 )
-from engine.simulate import Series, play_match
 from engine.types import AttributeSpec, CardSpec, Slot
 
 PLAIN = ("Sky", "Meadow", "Vest", "Cap", "Boots", "Ribbonless", "Stone", "Leaf", "Cloud", "Moss")

@@ -21,8 +21,8 @@ from modeltranslation.admin import TabbedTranslationAdmin
 
 from core.admin import TranslationTabsMedia
 from core.labels import label, label_of, rule_label, template_label
+from engine.card.rarity import format_score, tier_of
 from engine.data import TIER_BANDS
-from engine.rarity import format_score, tier_of
 from engine.types import Slot
 
 from .forms import parse_token

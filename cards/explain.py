@@ -31,9 +31,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.labels import enum_label, template_label
+from engine.card.rarity import format_score
+from engine.card.stats import compute_effects
 from engine.data import TEMPLATES_BY_KEY
-from engine.rarity import format_score
-from engine.stats import compute_effects
 from engine.types import AttributeSpec, Breakdown, CardSpec, ComboSpec, Rarity
 
 from . import search_index

@@ -36,6 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.card.derive import derive
+from engine.card.skills import keyword_skills
 from engine.data import (
     BURNED_STICKER_TIERS,
     GETGEMS_RANK_TIERS,
@@ -45,8 +47,6 @@ from engine.data import (
     WARDROBE_POINTS,
     WARDROBE_SCORE_TIERS,
 )
-from engine.derive import derive
-from engine.skills import keyword_skills
 from engine.types import AttributeKind, AttributeSpec, CardSpec, ComboSpec, Rarity, Skill, Slot
 
 from .specs import derived_fields

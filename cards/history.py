@@ -33,8 +33,8 @@ from django.utils import timezone
 
 from core.memo import memo
 from engine import causes as why
+from engine.card.derive import derive
 from engine.data import RULES_CHANGELOG, RULES_VERSION
-from engine.derive import derive
 from engine.serialize import card_to_json
 from engine.types import CardSpec
 

@@ -13,8 +13,8 @@ from django.db.models import Count, F, Q, QuerySet
 from django.db.models.expressions import RawSQL
 
 from core.memo import shared
+from engine.card.stats import compute_effects
 from engine.data import TEMPLATES
-from engine.stats import compute_effects
 from engine.types import Rarity
 
 from . import search_index

@@ -33,7 +33,7 @@ from django.db.models import Model, Q, QuerySet
 import engine
 from core import versions
 from core.db import analyze
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.types import AttributeSpec, CardSpec, ComboSpec
 
 from .models import EQUIPPED_FIELDS, Attribute, Card, Combo

@@ -40,9 +40,9 @@ from modeltranslation.utils import build_localized_fieldname
 
 from core.memo import cached
 from core.prepared import Prepared
-from engine.derive import derive
+from engine.card.derive import derive
+from engine.card.rarity import decide_rarity, format_score
 from engine.fragility import is_fragile
-from engine.rarity import decide_rarity, format_score
 from engine.types import (
     AttributeKind,
     AttributeSpec,

@@ -41,7 +41,7 @@ from django.db import connections, models, router, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.serialize import card_from_json, card_to_json
 from engine.types import (
     AttributeKind,
@@ -293,7 +293,9 @@ class _Reader:
             self.problem(where, "slot", _("is required"))
             ok = False
         elif not isinstance(slot, str) or slot not in _SLOT_ORDER:
-            self.engine_problem(where, InvalidCardError("slot", "unknown_slot", "", value=slot))
+            self.engine_problem(
+                where, InvalidCardError("unknown_slot", "", field="slot", value=slot)
+            )
             ok = False
         name = obj.get("name")
         if not isinstance(name, str) or not name.strip():
@@ -305,7 +307,9 @@ class _Reader:
             ok = False
         kind = obj.get("kind", AttributeKind.NORMAL.value)
         if not isinstance(kind, str) or kind not in AttributeKind._value2member_map_:
-            self.engine_problem(where, InvalidCardError("kind", "unknown_kind", "", value=kind))
+            self.engine_problem(
+                where, InvalidCardError("unknown_kind", "", field="kind", value=kind)
+            )
             ok = False
         if ok:
             self.note(AttributeSpec(Slot(slot), name, supply, AttributeKind(kind)), where, "")
@@ -405,7 +409,7 @@ class _Reader:
             r.value for r in Rarity if r is not Rarity.FREE
         }:
             self.engine_problem(
-                where, InvalidCardError("rarity", "unknown_rarity", "", value=rarity)
+                where, InvalidCardError("unknown_rarity", "", field="rarity", value=rarity)
             )
             return None
         try:

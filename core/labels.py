@@ -31,10 +31,10 @@ from django.utils.translation import gettext_lazy as _
 
 from core.memo import Kept
 from engine import data
-from engine.arena import ArenaEnd
-from engine.arena_bots import ArenaBot
+from engine.arena.bots import ArenaBot
+from engine.arena.match import ArenaEnd
+from engine.arena.slabs import Bracket, Element, SlabMove, SlabTier
 from engine.packs import CheckSkip, PowerFlag, PromiseStep
-from engine.slabs import Bracket, Element, SlabMove, SlabTier
 from engine.types import (
     AttributeKind,
     Beat,

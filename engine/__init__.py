@@ -1,12 +1,14 @@
 """Card Codex rules engine: pure Python, no Django, no I/O in the rules.
 
-``derive(card)`` turns a frozen ``CardSpec`` into a ``Breakdown`` (rarity,
-role, skill, template, stats, effects, energy) with a ``Trace`` of coded
-steps that explains every decision. Rule numbers and tables live in
-``engine.data``; trace codes are documented in ``engine.trace``; JSON in and
-out is ``engine.serialize``. Booster packs (the tier-weighted draw and its exact
-odds) are ``engine.packs``; the slab arena's stat book, teams and brackets are
-``engine.slabs``.
+One subpackage per game: ``engine.card`` (``derive(card)`` turns a frozen ``CardSpec``
+into a ``Breakdown`` — rarity, role, skill, template, stats, effects, energy — with a
+``Trace`` of coded steps that explains every decision; the codes are documented in
+``engine.card.trace``), ``engine.match`` (the paw-game match, its bots and series),
+``engine.arena`` (the slab arena: stat book, teams, brackets, the match, its bots) and
+``engine.packs`` (booster packs: the tier-weighted draw and its exact odds). Rule numbers
+and tables live in ``engine.data``; JSON in and out is ``engine.serialize`` (one module
+per game); every refusal is an ``engine.errors.RuleError``; every memo is named in
+``engine.caches``; ``python -m engine`` is ``engine.cli``.
 
 >>> from engine import AttributeSpec, CardSpec, Slot, derive
 >>> card = CardSpec(3, "Pup #3", tuple(AttributeSpec(s, "Plain", 500) for s in Slot))
@@ -15,27 +17,7 @@ odds) are ``engine.packs``; the slab arena's stat book, teams and brackets are
 (<Rarity.COMMON: 'common'>, 1)
 """
 
-from engine.derive import clear_caches, derive
-from engine.packs import (
-    CardOdds,
-    InvalidOfferError,
-    OfferOdds,
-    PackCandidate,
-    TierOdds,
-    draw_offer,
-    offer_odds,
-)
-from engine.rarity import decide_rarity, format_score, paths_to, tier_of, wardrobe_score
-from engine.serialize import breakdown_to_json, card_from_json, card_to_json, parse_card
-from engine.skills import (
-    active_skill,
-    decide_role,
-    decide_skill,
-    keyword_hits,
-    keyword_skills,
-    roll_temporary_skill,
-)
-from engine.slabs import (
+from engine.arena.slabs import (
     Bracket,
     Element,
     InvalidMoveError,
@@ -49,7 +31,18 @@ from engine.slabs import (
     team_brackets,
     validate_team,
 )
-from engine.stats import (
+from engine.caches import clear_caches
+from engine.card.derive import derive
+from engine.card.rarity import decide_rarity, format_score, paths_to, tier_of, wardrobe_score
+from engine.card.skills import (
+    active_skill,
+    decide_role,
+    decide_skill,
+    keyword_hits,
+    keyword_skills,
+    roll_temporary_skill,
+)
+from engine.card.stats import (
     apply_undercharge,
     compute_effects,
     compute_stats,
@@ -57,6 +50,16 @@ from engine.stats import (
     pick_template,
     undercharge_table,
 )
+from engine.packs import (
+    CardOdds,
+    InvalidOfferError,
+    OfferOdds,
+    PackCandidate,
+    TierOdds,
+    draw_offer,
+    offer_odds,
+)
+from engine.serialize import breakdown_to_json, card_from_json, card_to_json, parse_card
 from engine.types import (
     AttributeKind,
     AttributeSpec,

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.types import AttributeSpec, Breakdown, CardSpec, Slot
 
 __all__ = [

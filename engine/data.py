@@ -515,5 +515,5 @@ PACK_TIERS: Final = tuple(r for r in RARITY_ORDER if r in PACK_TIER_WEIGHT)
 
 # ---------------------------------------------------------------------------
 # §8 Slab arena: a separate game with its own enums (slab tier, element, bracket), so its
-# stat book, team and bracket rules and match constants live in engine.slabs, in the
+# stat book, team and bracket rules and match constants live in engine.arena.slabs, in the
 # section headed "Data tables", each number once there.

@@ -39,8 +39,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine.card.rarity import decide_rarity
 from engine.data import GETGEMS_RANK_TIERS
-from engine.rarity import decide_rarity
 from engine.types import AttributeSpec, CardSpec, Rarity, Slot
 
 __all__ = ["RANK_RULES", "SUPPLY_RULES", "TierDrop", "is_fragile", "weakest_change"]
@@ -146,7 +146,9 @@ def _drops(card: CardSpec) -> Iterator[TierDrop]:
         if best is not None:
             most = min(most, best)
 
-        def lowers(steps: int, kind=kind, attr=attr, now=now) -> bool:
+        def lowers(
+            steps: int, kind: str = kind, attr: AttributeSpec | None = attr, now: int = now
+        ) -> bool:
             return decide_rarity(_changed(card, kind, attr, now + steps)).rarity < rarity
 
         steps = _fewest_steps(lowers, most)

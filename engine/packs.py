@@ -67,11 +67,13 @@ from collections import Counter
 from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, reduce
+from functools import reduce
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from engine.caches import memo
 from engine.data import PACK_TIER_WEIGHT, PACK_TIERS
+from engine.errors import InvalidOfferError
 from engine.types import Rarity
 
 if TYPE_CHECKING:  # the match engine is loaded only when power is measured
@@ -142,25 +144,6 @@ GAUNTLET_PER_TIER: Final = 5
 GAUNTLET_SEED: Final = 3  # seed 003
 GAUNTLET_GAMES_PER_SIDE: Final = 1
 POWER_BOTS: Final = ("greedy", "greedy")
-
-
-class InvalidOfferError(ValueError):
-    """A pool or an offer size the draw cannot take.
-
-    ``code`` is stable (``picks``, ``candidate``, ``rarity``, ``free_card``,
-    ``offer``), ``params`` holds its values; ``str(error)`` is one readable sentence.
-
-    >>> offer_odds([("p1", Rarity.FREE)], 1)
-    Traceback (most recent call last):
-    ...
-    engine.packs.InvalidOfferError: Card p1 is Free, and Free cards never enter a booster pool.
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +344,7 @@ def draw_offer(
     >>> draw_offer(pool, 0, random.Random(1))
     Traceback (most recent call last):
     ...
-    engine.packs.InvalidOfferError: An offer needs at least 1 pick (got 0).
+    engine.errors.InvalidOfferError: An offer needs at least 1 pick (got 0).
     """
     picks = _check_picks(k)
     pool = PackPool.of(candidates)
@@ -442,7 +425,7 @@ def tier_odds(present: Iterable[Rarity]) -> Mapping[Rarity, Fraction]:
     return MappingProxyType({PACK_TIERS[i]: p for i, p in _mask_odds(mask)})
 
 
-@lru_cache(maxsize=2 ** len(PACK_TIERS))  # one entry per presence mask
+@memo
 def _mask_odds(present: tuple[bool, ...]) -> tuple[tuple[int, Fraction], ...]:
     """(tier index, chance) of one pick for a presence mask over ``PACK_TIERS``."""
     weights = [(i, PACK_TIER_WEIGHT[PACK_TIERS[i]]) for i, here in enumerate(present) if here]
@@ -1084,7 +1067,7 @@ def card_power(
 
     Against gauntlet deck ``i`` the card plays ``games`` matches as side A
     (seeds ``seed + 2·i·games`` onwards) and ``games`` as side B (the next
-    ``games`` seeds), through ``engine.simulate.run_series``; the seeds depend
+    ``games`` seeds), through ``engine.match.simulate.run_series``; the seeds depend
     on the deck's place only, so every card meets the same matches. A deck
     holding the card itself is skipped (no mirror matches).
 
@@ -1096,7 +1079,7 @@ def card_power(
     >>> result.games, result.rate
     (2, Fraction(1, 1))
     """
-    from engine.simulate import run_series
+    from engine.match.simulate import run_series
 
     wins = draws = played = 0
     solo = (card,)

@@ -2,7 +2,7 @@
 
 Inputs (`AttributeSpec`, `ComboSpec`, `CardSpec`) are frozen and validated on
 construction; the result of a derivation is one frozen `Breakdown`
-(see `engine.derive`). Enum values are the lowercase strings used in traces,
+(see `engine.card.derive`). Enum values are the lowercase strings used in traces,
 JSON and URLs.
 
 >>> Rarity.RARE < Rarity.EPIC
@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar, cast
+
+from engine.errors import InvalidCardError
 
 _T = TypeVar("_T")
 
@@ -233,7 +235,7 @@ class Beat(_ValueEnum):
 
 
 class BotKind(_ValueEnum):
-    """The bots that can play a side of a match (``engine.bots.BOTS``), weakest first."""
+    """The bots that can play a side of a match (``engine.match.bots.BOTS``), weakest first."""
 
     RANDOM = "random"  # any legal action
     GREEDY = "greedy"  # sensible rules of thumb, one action at a time
@@ -273,33 +275,6 @@ class Side(enum.IntEnum):
 
 _SIDE_KEYS = ("a", "b")
 _SIDE_LIST = (Side.A, Side.B)
-
-
-class InvalidCardError(ValueError):
-    """A card input that breaks the input rules.
-
-    ``field`` names the offending field as a path (``"equipped.paw.supply"``),
-    ``code`` is a stable error code the site can translate, ``params`` holds
-    its parameters. ``str(error)`` is one readable line: ``"<field>: <message>"``.
-
-    >>> err = InvalidCardError("equipped.paw.supply", "min_int", "must be an integer ≥ 1", minimum=1)
-    >>> str(err)
-    'equipped.paw.supply: must be an integer ≥ 1'
-    >>> err.field, err.code, err.params
-    ('equipped.paw.supply', 'min_int', {'minimum': 1})
-    """
-
-    def __init__(self, field: str, code: str, message: str, **params: Any) -> None:
-        self.field = field
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(f"{field}: {message}")
-
-    def prefixed(self, prefix: str) -> InvalidCardError:
-        """The same error with ``prefix.`` put in front of the field path."""
-        field = f"{prefix}.{self.field}" if self.field else prefix
-        return InvalidCardError(field, self.code, self.message, **self.params)
 
 
 def fast_init(cls: type[_T]) -> type[_T]:
@@ -364,7 +339,7 @@ class AttributeSpec:
     >>> AttributeSpec(Slot.PAW, "Qx Mitten", 0)
     Traceback (most recent call last):
     ...
-    engine.types.InvalidCardError: supply: must be an integer ≥ 1
+    engine.errors.InvalidCardError: supply: must be an integer ≥ 1
     """
 
     slot: Slot
@@ -374,13 +349,13 @@ class AttributeSpec:
 
     def __post_init__(self) -> None:
         if not isinstance(self.slot, Slot):
-            raise InvalidCardError("slot", "unknown_slot", "must be a Slot")
+            raise InvalidCardError("unknown_slot", "must be a Slot", field="slot")
         if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidCardError("name", "non_empty_string", "must be a non-empty string")
+            raise InvalidCardError("non_empty_string", "must be a non-empty string", field="name")
         if not _is_int(self.supply) or self.supply < 1:
-            raise InvalidCardError("supply", "min_int", "must be an integer ≥ 1", minimum=1)
+            raise InvalidCardError("min_int", "must be an integer ≥ 1", field="supply", minimum=1)
         if not isinstance(self.kind, AttributeKind):
-            raise InvalidCardError("kind", "unknown_kind", "must be an AttributeKind")
+            raise InvalidCardError("unknown_kind", "must be an AttributeKind", field="kind")
 
     @property
     def key(self) -> tuple[Slot, str]:
@@ -404,29 +379,32 @@ class ComboSpec:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
-            raise InvalidCardError("name", "non_empty_string", "must be a non-empty string")
+            raise InvalidCardError("non_empty_string", "must be a non-empty string", field="name")
         attrs = tuple((slot, name) for slot, name in self.attributes)
         if not attrs:
             raise InvalidCardError(
-                "attributes", "non_empty_list", "must list at least one attribute"
+                "non_empty_list", "must list at least one attribute", field="attributes"
             )
         seen: set[Slot] = set()
         for i, (slot, name) in enumerate(attrs):
             if not isinstance(slot, Slot):
-                raise InvalidCardError(f"attributes[{i}]", "unknown_slot", "must be a Slot")
+                raise InvalidCardError("unknown_slot", "must be a Slot", field=f"attributes[{i}]")
             if slot in seen:
                 raise InvalidCardError(
-                    f"attributes[{i}]", "duplicate_slot", "names a slot twice", slot=slot.value
+                    "duplicate_slot",
+                    "names a slot twice",
+                    field=f"attributes[{i}]",
+                    slot=slot.value,
                 )
             if not isinstance(name, str) or not name.strip():
                 raise InvalidCardError(
-                    f"attributes[{i}]", "non_empty_string", "must name an attribute"
+                    "non_empty_string", "must name an attribute", field=f"attributes[{i}]"
                 )
             seen.add(slot)
         object.__setattr__(self, "attributes", attrs)
         if not isinstance(self.rarity, Rarity) or self.rarity is Rarity.FREE:
             raise InvalidCardError(
-                "rarity", "combo_rarity", "must be common, rare, epic or legendary"
+                "combo_rarity", "must be common, rare, epic or legendary", field="rarity"
             )
 
 
@@ -435,7 +413,7 @@ _SLOT_ORDER: dict[Slot, int] = {s: i for i, s in enumerate(Slot)}
 
 @dataclass(frozen=True, slots=True)
 class CardSpec:
-    """A card as the rules see it (frozen input of ``engine.derive``).
+    """A card as the rules see it (frozen input of ``engine.card.derive``).
 
     ``equipped`` holds exactly one attribute per slot (stored in ``Slot`` order,
     whatever order it was given in). ``wardrobe`` holds the other owned
@@ -464,41 +442,43 @@ class CardSpec:
 
     def __post_init__(self) -> None:
         if not _is_int(self.token) or self.token < 1:
-            raise InvalidCardError("token", "min_int", "must be an integer ≥ 1", minimum=1)
+            raise InvalidCardError("min_int", "must be an integer ≥ 1", field="token", minimum=1)
         if not isinstance(self.name, str):
-            raise InvalidCardError("name", "string", "must be a string")
+            raise InvalidCardError("string", "must be a string", field="name")
         equipped = self.equipped
         if isinstance(equipped, Mapping):
             equipped = tuple(equipped.values())
         by_slot: dict[Slot, AttributeSpec] = {}
         for attr in equipped:
             if not isinstance(attr, AttributeSpec):
-                raise InvalidCardError("equipped", "attribute", "must hold AttributeSpec values")
+                raise InvalidCardError(
+                    "attribute", "must hold AttributeSpec values", field="equipped"
+                )
             if attr.slot in by_slot:
                 raise InvalidCardError(
-                    f"equipped.{attr.slot.value}", "duplicate_slot", "is equipped twice"
+                    "duplicate_slot", "is equipped twice", field=f"equipped.{attr.slot.value}"
                 )
             by_slot[attr.slot] = attr
         for slot in Slot:
             if slot not in by_slot:
-                raise InvalidCardError(f"equipped.{slot.value}", "missing", "is missing")
+                raise InvalidCardError("missing", "is missing", field=f"equipped.{slot.value}")
         object.__setattr__(self, "equipped", tuple(by_slot[s] for s in Slot))
         object.__setattr__(self, "wardrobe", _normalise_wardrobe(by_slot, self.wardrobe))
         rank = self.getgems_rank
         if rank is not None and (not _is_int(rank) or rank < 1):
             raise InvalidCardError(
-                "getgems_rank", "min_int_or_null", "must be an integer ≥ 1 or null", minimum=1
+                "min_int_or_null", "must be an integer ≥ 1 or null", field="getgems_rank", minimum=1
             )
         if not _is_int(self.burned_stickers) or self.burned_stickers < 0:
             raise InvalidCardError(
-                "burned_stickers", "min_int", "must be an integer ≥ 0", minimum=0
+                "min_int", "must be an integer ≥ 0", field="burned_stickers", minimum=0
             )
         if type(self.starter) is not bool:
-            raise InvalidCardError("starter", "boolean", "must be true or false")
+            raise InvalidCardError("boolean", "must be true or false", field="starter")
         combos = tuple(self.combos)
         for i, combo in enumerate(combos):
             if not isinstance(combo, ComboSpec):
-                raise InvalidCardError(f"combos[{i}]", "combo", "must be a ComboSpec")
+                raise InvalidCardError("combo", "must be a ComboSpec", field=f"combos[{i}]")
         object.__setattr__(self, "combos", combos)
 
     def attribute(self, slot: Slot) -> AttributeSpec:
@@ -519,16 +499,16 @@ def _normalise_wardrobe(
     extra: list[AttributeSpec] = []
     for i, attr in enumerate(wardrobe):
         if not isinstance(attr, AttributeSpec):
-            raise InvalidCardError(f"wardrobe[{i}]", "attribute", "must be an AttributeSpec")
+            raise InvalidCardError("attribute", "must be an AttributeSpec", field=f"wardrobe[{i}]")
         known = seen.get(attr.key)
         if known is None:
             seen[attr.key] = attr
             extra.append(attr)
         elif known != attr:
             raise InvalidCardError(
-                f"wardrobe[{i}]",
                 "conflicting_attribute",
                 "conflicts with another owned attribute of the same slot and name",
+                field=f"wardrobe[{i}]",
                 slot=attr.slot.value,
                 name=attr.name,
             )
@@ -547,7 +527,7 @@ class TraceStep:
 
     ``params`` is a read-only mapping of JSON-ready values (str, int, bool,
     None, tuples and mappings of those); enum values appear as their lowercase
-    strings. The codes and their parameters are listed in ``engine.trace.CODES``.
+    strings. The codes and their parameters are listed in ``engine.card.trace.CODES``.
     """
 
     code: str
@@ -579,7 +559,7 @@ class SupplySlot:
 class Requirement:
     """The smallest change that lifts one rule to ``target``.
 
-    ``need`` says what kind of change it is (see ``engine.trace.NEEDS``);
+    ``need`` says what kind of change it is (see ``engine.card.trace.NEEDS``);
     ``params`` holds its numbers as JSON-ready values.
     """
 

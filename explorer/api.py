@@ -31,8 +31,8 @@ from core.api import absolute, api_view, error_response, json_response, json_tex
 from core.cache import cached_page
 from core.context_processors import site_origin
 from core.links import token_path_parts
+from engine.card.derive import derive
 from engine.data import RULES_VERSION
-from engine.derive import derive
 from engine.serialize import breakdown_json, card_to_json
 
 from . import bulk, timeline

@@ -28,8 +28,8 @@ from core.anchors import RULE_SECTIONS, TOPIC_SECTIONS, rule_url
 from core.labels import label_of, rule_label, template_label
 from core.memo import Kept
 from core.narration import Registry
+from engine.card.trace import CODES, NEEDS
 from engine.data import SUPPLY_COUNT_TIERS
-from engine.trace import CODES, NEEDS
 from engine.types import (
     EffectKind,
     EffectSlot,

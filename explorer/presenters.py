@@ -34,10 +34,10 @@ from core.labels import card_title, label, label_of, rule_label, template_label
 from core.links import route_path, token_path
 from core.memo import table
 from core.narration import Kept
+from engine.card.derive import derive
+from engine.card.rarity import format_score, paths_to, tier_of
 from engine.data import RULE_KEYS
-from engine.derive import derive
 from engine.fragility import weakest_change
-from engine.rarity import format_score, paths_to, tier_of
 from engine.types import (
     AttributeKind,
     Breakdown,

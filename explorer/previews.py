@@ -14,7 +14,7 @@ from cards.art import RARITY_FRAME, card_art
 from core.labels import label
 from core.links import token_path
 from core.previews import LinkPreview, preview_svg
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.types import Breakdown, CardSpec, Slot
 
 from . import narration

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from engine.rarity import decide_rarity
+from engine.card.rarity import decide_rarity
 from engine.types import AttributeSpec, Breakdown, CardSpec, Rarity, Requirement, Slot
 
 SLOTS: tuple[Slot, ...] = tuple(Slot)

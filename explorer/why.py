@@ -29,8 +29,8 @@ from cards.explain import checks as leaf_checks
 from cards.explain import leaves as query_leaves
 from cards.query import Query, Term
 from core.links import token_path
-from engine.derive import derive
-from engine.rarity import paths_to
+from engine.card.derive import derive
+from engine.card.rarity import paths_to
 from engine.types import CardSpec, Rarity, Slot
 
 from .whatif import MAX_BURNED, MAX_RANK, Catalogue, WhatIf, apply, suggestions

@@ -37,8 +37,8 @@ from cards.models import Card
 from cards.specs import iter_card_specs
 from core import versions
 from core.limits import Budget
+from engine.card.derive import derive
 from engine.data import PACK_TIER_WEIGHT, PACK_TIERS
-from engine.derive import derive
 from engine.ledger import SERVER_SEED_BYTES, chain, commitment, draw_seed
 from engine.match import MatchCard
 from engine.packs import (

@@ -27,9 +27,8 @@ from django.utils import timezone
 from cards.models import Card
 from cards.specs import card_specs, iter_card_specs
 from core import versions
-from engine.bots import PlayOutBot, card_strength, make_bot, play_out, take_turn
+from engine.card.derive import derive
 from engine.data import DECK_MAX
-from engine.derive import derive
 from engine.match import (
     A,
     Action,
@@ -44,13 +43,14 @@ from engine.match import (
     replay,
     validate_deck_ids,
 )
+from engine.match.bots import PlayOutBot, card_strength, make_bot, play_out, take_turn
+from engine.match.simulate import Series, Tally, play_match
 from engine.serialize import (
     action_from_json,
     action_to_json,
     match_card_from_json,
     match_card_to_json,
 )
-from engine.simulate import Series, Tally, play_match
 from engine.types import BotKind, Rarity
 
 from . import limits

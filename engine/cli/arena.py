@@ -6,7 +6,7 @@ JSON on stdout (exit 0). Bad input prints one line on stderr naming the field an
   number, "year": int, "value": "decimal string" or int}`` prints ``{"asset_id", "hp",
   "tier", "attack", "armor", "element", "power": {"bonus", "cost"} or null,
   "ko_points", "trace"}``; ``trace`` is the stat book's steps ``{"code", "params",
-  "value"}`` (codes: ``engine.slabs``). Enum values are lowercase. A value is money: a
+  "value"}`` (codes: ``engine.arena.slabs``). Enum values are lowercase. A value is money: a
   JSON number with a fraction (``12.4``) is refused, write ``"12.40"``.
 - ``arena team TEAM.json`` with ``{"slabs": [4 slabs as above]}`` prints ``{"value":
   "decimal string", "brackets": [...]}``, or exits 2 naming the broken rule
@@ -48,10 +48,9 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any, TextIO
 
-from engine.arena import EVENT_CODES, action_to_json
-from engine.arena_bots import BOTS, play_match, run_series
-from engine.cli.base import Command, UsageError, add_series_arguments, read_input, series_bots
-from engine.slabs import (
+from engine.arena.bots import BOTS, play_match, run_series
+from engine.arena.match import EVENT_CODES
+from engine.arena.slabs import (
     InvalidSlabError,
     InvalidTeamError,
     Slab,
@@ -60,6 +59,8 @@ from engine.slabs import (
     team_brackets,
     team_value,
 )
+from engine.cli.base import Command, UsageError, add_series_arguments, read_input, series_bots
+from engine.serialize.arena import action_to_json
 
 __all__ = ["COMMAND", "EVENT_CODES", "parse_slab", "stats_json"]
 

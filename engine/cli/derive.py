@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from engine.card.derive import derive
 from engine.cli.base import Command, read_input
-from engine.derive import derive
 from engine.serialize import breakdown_to_json, dumps, parse_card
 
 

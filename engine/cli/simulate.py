@@ -7,11 +7,11 @@ import argparse
 import json
 from typing import TextIO
 
-from engine.bots import BOTS
 from engine.cli.base import Command, UsageError, add_series_arguments, read_input, series_bots
 from engine.match import InvalidDeckError
+from engine.match.bots import BOTS
+from engine.match.simulate import load_decks, play_match, run_series
 from engine.serialize import action_to_json, event_to_json, load_json, match_card_to_json
-from engine.simulate import load_decks, play_match, run_series
 from engine.types import InvalidCardError
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from arena.models import Slab, SlabValue
 from arena.selectors import match_day
-from engine.slabs import Element, element_of
+from engine.arena.slabs import Element, element_of
 
 D = Decimal
 

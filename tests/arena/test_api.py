@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from arena import selectors
-from engine.slabs import SLAB_CODES
+from engine.arena.slabs import SLAB_CODES
 
 pytestmark = pytest.mark.django_db
 

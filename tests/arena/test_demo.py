@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from arena import demo, selectors, services
 from arena.models import ArenaBalanceReport, Slab, SlabValue
-from engine.slabs import (
+from engine.arena.slabs import (
     ARMOR_BY_YEAR,
     ATTACK_BY_GRADE,
     BRACKETS,
@@ -23,7 +23,7 @@ from engine.slabs import (
     attack_for,
     slab_stats,
 )
-from engine.slabs import (
+from engine.arena.slabs import (
     Slab as EngineSlab,
 )
 

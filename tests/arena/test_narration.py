@@ -15,9 +15,17 @@ from django.utils import translation
 from arena import narration
 from arena.anchors import SECTIONS, Section
 from arena.services import TEAM_ERROR_CODES, TeamError
-from engine.arena import EVENT_CODES, ILLEGAL_CODES, Attack, Pass, apply, new_match, opening_events
-from engine.arena_bots import play_match
-from engine.slabs import (
+from engine.arena.bots import play_match
+from engine.arena.match import (
+    EVENT_CODES,
+    ILLEGAL_CODES,
+    Attack,
+    Pass,
+    apply,
+    new_match,
+    opening_events,
+)
+from engine.arena.slabs import (
     SLAB_CODES,
     Bracket,
     InvalidTeamError,
@@ -136,7 +144,7 @@ def _events() -> list:
         events.extend(play_match(team_a, team_b, bots, seed, log=True).events)
     state = new_match(team_a, team_b, 1)
     events.extend(opening_events(state))
-    from engine.arena import Surrender, Timeout
+    from engine.arena.match import Surrender, Timeout
 
     for action in (Timeout(0), Timeout(1), Pass(0), Timeout(1), Pass(0), Timeout(1)):
         state, ev = apply(state, action)

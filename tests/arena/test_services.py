@@ -13,8 +13,9 @@ from django.utils import timezone
 
 from arena import selectors, services, specs
 from arena.models import ArenaBalanceReport, ArenaMatch, MatchStatus
-from engine.arena import A, B, IllegalActionError
-from engine.slabs import TURN_SECONDS, Bracket, InvalidTeamError, SlabTier, team_value
+from engine.arena.match import A, B
+from engine.arena.slabs import TURN_SECONDS, Bracket, InvalidTeamError, SlabTier, team_value
+from engine.errors import IllegalArenaActionError
 
 pytestmark = pytest.mark.django_db
 
@@ -212,7 +213,7 @@ def test_a_slab_without_a_value_today_cannot_play(slabs, rookie_team) -> None:
 
 
 def _seed_where(first: int, rookie_team) -> int:
-    from engine.arena import first_player
+    from engine.arena.match import first_player
 
     return next(s for s in range(100) if first_player(s) == first)
 
@@ -244,7 +245,7 @@ def test_a_stale_or_double_submit_is_applied_once(slabs, rookie_team) -> None:
 def test_an_illegal_move_changes_nothing(slabs, rookie_team) -> None:
     match = start(rookie_team, seed=_seed_where(A, rookie_team))  # turn 1: no energy
     before = ArenaMatch.objects.get(pk=match.pk).actions
-    with pytest.raises(IllegalActionError) as info:
+    with pytest.raises(IllegalArenaActionError) as info:
         services.play_move(match.public_id, "sess", 0, "attack:basic", now=NOW)
     assert info.value.code == "not_enough_energy"
     assert ArenaMatch.objects.get(pk=match.pk).actions == before

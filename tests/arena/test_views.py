@@ -13,8 +13,8 @@ from django.utils import timezone, translation
 
 from arena import selectors, services
 from arena.models import ArenaMatch, MatchStatus
-from engine.arena import A, first_player
-from engine.slabs import TURN_SECONDS
+from engine.arena.match import A, first_player
+from engine.arena.slabs import TURN_SECONDS
 
 pytestmark = pytest.mark.django_db
 LANGS = ("en", "ru")

@@ -19,7 +19,7 @@ def test_the_arena_macros_are_registered() -> None:
 
 
 def test_the_match_rules_table_reads_the_engine() -> None:
-    from engine import slabs
+    from engine.arena import slabs
 
     html = macros.arena_match_rules(None)
     for number in (

@@ -8,7 +8,7 @@ from django.utils import translation
 
 from cards.models import Combo
 from cards.specs import card_spec, combo_specs
-from engine.derive import derive
+from engine.card.derive import derive
 
 from .conftest import make_card
 

@@ -13,9 +13,9 @@ from cards.models import Card
 from cards.query import QueryError, parse
 from cards.search import count_searches, search_cards
 from cards.specs import card_specs, near_rarity
+from engine.card.derive import derive
+from engine.card.rarity import decide_rarity
 from engine.data import RULE_KEYS
-from engine.derive import derive
-from engine.rarity import decide_rarity
 from engine.types import Rarity
 
 from .test_explain import QUERIES, combine

@@ -12,8 +12,8 @@ from django.db.models import F
 from cards.generator import DEFAULT_SEED, DEFAULT_SIZE, generate, legendary_plan, starter_count
 from cards.models import Attribute, Card, Combo
 from cards.selectors import collection_stats
-from engine.rarity import tier_of
-from engine.skills import keyword_skills
+from engine.card.rarity import tier_of
+from engine.card.skills import keyword_skills
 from engine.types import AttributeKind, Rarity, Skill
 
 

@@ -14,8 +14,8 @@ from cards.market import import_market
 from cards.models import Card, CardChange, RulesVersion
 from cards.specs import card_spec
 from cards.transfer import export_collection, import_collection
+from engine.card.derive import clear_caches
 from engine.data import RULES_VERSION, AtMost, RuleChange
-from engine.derive import clear_caches
 from engine.types import Rarity
 
 from .conftest import make_card

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from cards import services
 from cards.models import Card, Combo
 from cards.specs import card_spec, derived_fields, stored_fields
-from engine.derive import derive
+from engine.card.derive import derive
 
 from .conftest import attr, make_card
 

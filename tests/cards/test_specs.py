@@ -6,7 +6,7 @@ import pytest
 
 from cards.models import Attribute, Card, Combo
 from cards.specs import card_spec, card_specs, combo_specs, derived_fields, iter_card_specs
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.types import AttributeKind, Rarity, Slot
 
 from .conftest import attr, make_card

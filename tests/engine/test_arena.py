@@ -1,4 +1,4 @@
-"""engine.arena and engine.arena_bots: what the scenario table does not show — the damage
+"""engine.arena.match and engine.arena.bots: what the scenario table does not show — the damage
 tables, the seeded first player, the log's shape, the bots' plans, a series' summary."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ from decimal import Decimal
 
 import pytest
 
-from engine import arena
-from engine.arena import (
+from engine.arena import match as arena
+from engine.arena.bots import GreedyBot, PlannerBot, play_match, run_series
+from engine.arena.match import (
     EVENT_CODES,
     SIDES,
     A,
@@ -25,8 +26,7 @@ from engine.arena import (
     new_match,
     opening_events,
 )
-from engine.arena_bots import GreedyBot, PlannerBot, play_match, run_series
-from engine.slabs import Slab, SlabMove, damage, slab_stats
+from engine.arena.slabs import Slab, SlabMove, damage, slab_stats
 
 D = Decimal
 
@@ -189,7 +189,7 @@ def test_matches_end_within_the_turn_limit(bots) -> None:
         assert state.over and state.turn <= arena.TURN_LIMIT
 
 
-@pytest.mark.parametrize("module", ["arena", "arena_bots"])
+@pytest.mark.parametrize("module", ["arena.match", "arena.bots", "arena.slabs"])
 def test_arena_modules_do_no_io_and_read_no_clock(module) -> None:
     import ast
     import importlib

@@ -19,11 +19,10 @@ from typing import Any
 
 import pytest
 
-from engine.arena import (
+from engine.arena.match import (
     SIDES,
     ArenaState,
     Attack,
-    IllegalActionError,
     Pass,
     Replace,
     Surrender,
@@ -33,7 +32,8 @@ from engine.arena import (
     new_match,
     opening_events,
 )
-from engine.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
+from engine.arena.slabs import Element, InvalidTeamError, Slab, SlabMove, element_of, slab_stats
+from engine.errors import IllegalArenaActionError
 from tests.engine.case_runner import (
     Problems,
     check_events,
@@ -118,8 +118,8 @@ def test_arena_case(slabs, case):
     state = new_match(team_a, team_b, case.get("seed", 1), bracket=case.get("bracket"))
     log = list(opening_events(state))
     actions = parse_actions(case.get("actions", []), SIDES, _VERBS)
-    state, error = play(state, log, actions, apply, IllegalActionError)
+    state, error = play(state, log, actions, apply, IllegalArenaActionError)
     text = dump(log, lambda e: e.to_json())
-    check_refusal(state, actions, error, expect, apply, IllegalActionError, text)
+    check_refusal(state, actions, error, expect, apply, IllegalArenaActionError, text)
     problems = _check(state, log, expect)
     assert not problems, "\n".join(problems) + "\n--- event log ---\n" + text

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.arena import EVENT_CODES
+from engine.arena.match import EVENT_CODES
 from engine.cli import arena as arena_cli
 from engine.cli import main
 

@@ -1,4 +1,4 @@
-"""Invariants of the arena match (engine.arena), checked by Hypothesis over random teams,
+"""Invariants of the arena match (engine.arena.match), checked by Hypothesis over random teams,
 seeds and play: matches end within the turn limit, energy stays in its bank, points never
 fall, a replay of the actions reproduces the state and the log, and a refused action
 changes nothing."""
@@ -11,7 +11,8 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.arena import (
+from engine.arena.bots import BOTS, make_bot
+from engine.arena.match import (
     ACTION_TYPES,
     EVENT_CODES,
     ILLEGAL_CODES,
@@ -19,22 +20,18 @@ from engine.arena import (
     ArenaEnd,
     ArenaState,
     Attack,
-    IllegalActionError,
     Pass,
     Replace,
     Surrender,
     Swap,
     Timeout,
-    action_from_json,
-    action_to_json,
     apply,
     legal_actions,
     new_match,
     opening_events,
     replay,
 )
-from engine.arena_bots import BOTS, make_bot
-from engine.slabs import (
+from engine.arena.slabs import (
     ENERGY_BANK_MAX,
     POINTS_TO_WIN,
     TEAM_LIMITED_MAX,
@@ -44,6 +41,8 @@ from engine.slabs import (
     SlabMove,
     slab_stats,
 )
+from engine.errors import IllegalArenaActionError
+from engine.serialize.arena import action_from_json, action_to_json
 from tests.engine.case_runner import accepted
 
 # Values that land in every tier and HP band.
@@ -130,7 +129,7 @@ def test_any_play_keeps_the_invariants(team_a, team_b, seed, choices, bots) -> N
         before = state
         try:
             state, events = apply(state, action)
-        except IllegalActionError as exc:
+        except IllegalArenaActionError as exc:
             # A refused action changes nothing (the state is a frozen value, and equal).
             assert state is before and state == before
             assert exc.code in ILLEGAL_CODES
@@ -207,7 +206,7 @@ def test_action_json_round_trips() -> None:
                 {"type": "attack", "side": "b", "move": None}):  # fmt: skip
         try:
             action_from_json(bad)
-        except IllegalActionError as exc:
+        except IllegalArenaActionError as exc:
             assert exc.code == "bad_action"
         else:  # pragma: no cover
             raise AssertionError(bad)
@@ -219,7 +218,7 @@ def _accepted(state: ArenaState, side: int) -> set:
     tried = [Swap(side, i) for i in range(-1, n + 1)] + [Replace(side, i) for i in range(-1, n + 1)]
     tried += [Attack(side, move) for move in SlabMove]
     tried += [Pass(side), Timeout(side), Surrender(side)]
-    return accepted(state, tried, apply, IllegalActionError)
+    return accepted(state, tried, apply, IllegalArenaActionError)
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,4 +1,4 @@
-"""engine.bots: the lookahead bot (deterministic, stronger than greedy, blind to the hidden
+"""engine.match.bots: the lookahead bot (deterministic, stronger than greedy, blind to the hidden
 pick), playing a match out, and the match-reading helpers the demo words (beats, a side
 out of cards, the energy curve)."""
 
@@ -9,7 +9,6 @@ import random
 import pytest
 
 from bench.bench_match import make_decks
-from engine.bots import BOTS, GreedyBot, LookaheadBot, PlayOutBot, make_bot, play_out
 from engine.match import (
     A,
     B,
@@ -26,7 +25,8 @@ from engine.match import (
     out_of_cards,
     replay,
 )
-from engine.simulate import Series, play_match
+from engine.match.bots import BOTS, GreedyBot, LookaheadBot, PlayOutBot, make_bot, play_out
+from engine.match.simulate import Series, play_match
 from engine.types import Beat, BoostKind, BotKind, EndReason, Rarity, Role
 
 PUP = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20, def_=2)

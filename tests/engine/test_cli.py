@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.serialize import breakdown_to_json, card_from_json
 from tests.engine.test_serialize import GOOD, mutated
 

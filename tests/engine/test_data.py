@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import data
-from engine.skills import keyword_skills
+from engine.card.skills import keyword_skills
 from engine.types import EffectKind, EffectSlot, Rarity, Role, Skill, Slot, Tier
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""engine.derive: the Breakdown as a value, its trace as data."""
+"""engine.card.derive: the Breakdown as a value, its trace as data."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.types import AttributeSpec, Breakdown, CardSpec, EffectSlot, Rarity, Slot, TraceStep
 
 CARD = CardSpec(

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 
+from engine.card.rarity import decide_rarity
 from engine.fragility import is_fragile, weakest_change
-from engine.rarity import decide_rarity
 from engine.types import AttributeKind, AttributeSpec, CardSpec, ComboSpec, Rarity, Slot
 
 from .strategies import cards

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from engine.derive import derive
+from engine.card.derive import derive
 from engine.serialize import breakdown_to_json, card_from_json
 
 CASES_DIR = Path(__file__).parent / "cases"

@@ -7,9 +7,8 @@ import random
 
 import pytest
 
-from engine.bots import GreedyBot, RandomBot, card_strength, take_turn
+from engine.card.derive import derive
 from engine.data import DECK_MAX, MAX_HERO_HP_CEILING, NRG_CAP, ROUND_LIMIT
-from engine.derive import derive
 from engine.match import (
     DECK_ERROR_CODES,
     EVENT_CODES,
@@ -32,6 +31,8 @@ from engine.match import (
     replay,
     validate_deck_ids,
 )
+from engine.match.bots import GreedyBot, RandomBot, card_strength, take_turn
+from engine.match.simulate import Series, Tally, play_match, run_series
 from engine.serialize import (
     action_from_json,
     action_to_json,
@@ -39,7 +40,6 @@ from engine.serialize import (
     match_card_from_json,
     match_card_to_json,
 )
-from engine.simulate import Series, Tally, play_match, run_series
 from engine.types import (
     AttributeSpec,
     BoostKind,

@@ -8,7 +8,6 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bots import RandomBot
 from engine.data import BOOSTS_PER_ROUND, MAX_HERO_HP_CEILING, NRG_CAP, ROUND_LIMIT
 from engine.match import (
     BOOST_KEYS,
@@ -29,7 +28,8 @@ from engine.match import (
     opening_events,
     replay,
 )
-from engine.simulate import play_match
+from engine.match.bots import RandomBot
+from engine.match.simulate import play_match
 from engine.types import EffectKind, EffectSlot, Rarity, Role, Skill
 from tests.engine.case_runner import accepted
 

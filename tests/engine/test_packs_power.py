@@ -8,6 +8,7 @@ import pytest
 
 from engine import data
 from engine.match import MatchCard
+from engine.match.simulate import run_series
 from engine.packs import (
     POWER_STEP_LIMIT,
     CardPower,
@@ -18,7 +19,6 @@ from engine.packs import (
     measure_power,
     power_report,
 )
-from engine.simulate import run_series
 from engine.types import Rarity, Role
 
 C, R, E, L = data.PACK_TIERS

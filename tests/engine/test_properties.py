@@ -9,11 +9,11 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.card.derive import derive
+from engine.card.rarity import wardrobe_score
+from engine.card.trace import CODES, DYNAMIC, NEEDS
 from engine.data import RULE_KEYS
-from engine.derive import derive
-from engine.rarity import wardrobe_score
 from engine.serialize import breakdown_to_json, card_from_json, card_to_json
-from engine.trace import CODES, DYNAMIC, NEEDS
 from engine.types import AttributeKind, AttributeSpec, CardSpec, Rarity, Requirement, Slot
 from tests.engine.strategies import attributes, cards
 

@@ -1,4 +1,4 @@
-"""engine.rarity units: tiers, exact scores and their display, rule order."""
+"""engine.card.rarity units: tiers, exact scores and their display, rule order."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from fractions import Fraction
 
 import pytest
 
+from engine.card.derive import derive
+from engine.card.rarity import decide_rarity, format_score, tier_of, wardrobe_score
 from engine.data import RULE_KEYS
-from engine.derive import derive
-from engine.rarity import decide_rarity, format_score, tier_of, wardrobe_score
 from engine.types import AttributeKind, AttributeSpec, CardSpec, Rarity, Slot, Tier
 
 
@@ -94,8 +94,8 @@ def test_evidence_keys_do_not_depend_on_what_was_found() -> None:
 
 def test_paths_to_legendary_from_common_each_reach_it():
     """Every path towards Legendary, applied to the card, makes it at least Legendary."""
-    from engine.derive import derive
-    from engine.rarity import paths_to
+    from engine.card.derive import derive
+    from engine.card.rarity import paths_to
     from engine.types import AttributeSpec, CardSpec, Rarity, Slot
 
     card = CardSpec(7, "Pup", tuple(AttributeSpec(s, f"Plain {s.value}", 999) for s in Slot))

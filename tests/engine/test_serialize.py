@@ -9,17 +9,17 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from engine.caches import BREAKDOWN_TEXT, clear_caches
+from engine.card.derive import derive
 from engine.data import RULE_KEYS
-from engine.derive import derive
 from engine.serialize import (
     breakdown_json,
     breakdown_to_json,
     card_from_json,
     card_to_json,
-    clear_caches,
     parse_card,
 )
-from engine.types import AttributeKind, CardSpec, InvalidCardError, Rarity, Slot
+from engine.types import AttributeKind, Breakdown, CardSpec, InvalidCardError, Rarity, Slot
 from tests.engine.strategies import cards
 
 GOOD: dict[str, Any] = {
@@ -237,37 +237,48 @@ def _compact(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def test_breakdown_text_is_the_plain_datas_text_for_every_demo_card() -> None:
+def _fresh(b: Breakdown) -> str:
+    """``b``'s text written with nothing kept from other cards."""
+    clear_caches()
+    return breakdown_json(b)
+
+
+def test_breakdown_text_is_the_same_from_a_warm_memo_for_every_demo_card() -> None:
     """``breakdown_json`` writes shared pieces from its memo: across the demo collection
-    (1,000 cards, their trace steps shared between cards) it gives the same bytes as
-    encoding ``breakdown_to_json``, on a cold memo and on a warm one."""
+    (1,000 cards, their trace steps shared between cards) a warm memo gives the same bytes
+    as writing each breakdown afresh, and the text reads back as ``breakdown_to_json``."""
     from cards.generator import generate
 
-    clear_caches()
     breakdowns = [derive(card) for card in generate(size=1000).cards]
+    fresh = [_fresh(b) for b in breakdowns]
     for _pass in ("cold", "warm"):
-        for b in breakdowns:
-            assert breakdown_json(b) == _compact(breakdown_to_json(b)), b.token
+        for b, text in zip(breakdowns, fresh, strict=True):
+            assert breakdown_json(b) == text, b.token
+    assert json.loads(fresh[0]) == breakdown_to_json(breakdowns[0])
 
 
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(card=cards())
-def test_breakdown_text_is_the_plain_datas_text(card: CardSpec) -> None:
+def test_breakdown_text_is_plain_json_of_the_breakdown(card: CardSpec) -> None:
     b = derive(card)
-    assert breakdown_json(b) == _compact(breakdown_to_json(b))
+    text = _fresh(b)
+    data = breakdown_to_json(b)
+    assert text == _compact(data) and breakdown_json(b) == text
+    assert data["token"] == b.token and data["rarity"] == b.rarity.value
+    assert [step["code"] for step in data["trace"]] == [step.code for step in b.trace]
 
 
 def test_breakdown_text_survives_a_small_memo(monkeypatch: pytest.MonkeyPatch) -> None:
     """A memo smaller than one breakdown's pieces keeps turning over: the text stays right."""
-    import engine.serialize as serialize
     from cards.generator import generate
 
-    monkeypatch.setattr(serialize, "TEXT_MEMO_SIZE", 7)
+    breakdowns = [derive(card) for card in generate(size=200).cards]
+    fresh = [_fresh(b) for b in breakdowns]
+    monkeypatch.setattr(BREAKDOWN_TEXT, "size", 7)
     clear_caches()
-    for card in generate(size=200).cards:
-        b = derive(card)
-        assert breakdown_json(b) == _compact(breakdown_to_json(b))
-    assert len(serialize._young) <= 7 and len(serialize._old) <= 7
+    for b, text in zip(breakdowns, fresh, strict=True):
+        assert breakdown_json(b) == text
+    assert len(BREAKDOWN_TEXT.young) <= 7 and len(BREAKDOWN_TEXT.old) <= 7
     clear_caches()
 
 

@@ -1,4 +1,4 @@
-"""engine.skills units: keyword matching, role hash lines, the temporary-card roll."""
+"""engine.card.skills units: keyword matching, role hash lines, the temporary-card roll."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
+from engine.card.derive import derive
+from engine.card.skills import keyword_hits, keyword_skills, name_words, roll_temporary_skill
 from engine.data import TEMPORARY_SKILL_CHANCE
-from engine.derive import derive
-from engine.skills import keyword_hits, keyword_skills, name_words, roll_temporary_skill
 from engine.types import AttributeSpec, CardSpec, Rarity, Skill, Slot
 
 
@@ -43,13 +43,6 @@ def test_hits_name_the_matched_fragments() -> None:
         (Skill.ARCANE, (("hexing", "hex"),)),
         (Skill.SPEED, (("daggers", "dagger"),)),
     )
-
-
-def test_matching_is_cached() -> None:
-    keyword_hits.cache_clear()
-    keyword_hits("Cached Candy")
-    keyword_hits("Cached Candy")
-    assert keyword_hits.cache_info().hits >= 1
 
 
 def _roll(card_id: str) -> Fraction:

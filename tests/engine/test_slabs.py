@@ -1,4 +1,4 @@
-"""engine.slabs: the slab arena's stat book, damage, teams and brackets (docs/rules.md §8)."""
+"""engine.arena.slabs: the slab arena's stat book, damage, teams and brackets (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import slabs
-from engine.slabs import (
+from engine.arena import slabs
+from engine.arena.slabs import (
     Bracket,
     Element,
     InvalidMoveError,

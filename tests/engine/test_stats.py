@@ -1,4 +1,4 @@
-"""engine.stats units: template pick, effects per role and rarity, undercharge."""
+"""engine.card.stats units: template pick, effects per role and rarity, undercharge."""
 
 from __future__ import annotations
 
@@ -6,18 +6,18 @@ import hashlib
 
 import pytest
 
-from engine.data import (
-    EFFECT_FILL_ORDER,
-    SIGNATURE_ALLOWANCE,
-    TEMPLATES,
-    TEMPLATES_BY_ROLE,
-)
-from engine.stats import (
+from engine.card.stats import (
     apply_undercharge,
     compute_effects,
     pick_template,
     undercharge_table,
     undercharge_tier,
+)
+from engine.data import (
+    EFFECT_FILL_ORDER,
+    SIGNATURE_ALLOWANCE,
+    TEMPLATES,
+    TEMPLATES_BY_ROLE,
 )
 from engine.types import EffectSlot, EffectSource, Rarity, Role, Stats
 

@@ -64,8 +64,8 @@ def _old_card_body(token: int, lang: str) -> bytes:
     from django.utils import translation
 
     from cards.history import fingerprint
+    from engine.card.derive import derive
     from engine.data import RULES_VERSION
-    from engine.derive import derive
     from engine.serialize import breakdown_to_json
     from explorer.selectors import combos
 

@@ -13,8 +13,8 @@ import pytest
 from cards.models import Card
 from cards.specs import card_spec
 from core.labels import rule_label
-from engine.derive import derive
-from engine.rarity import decide_rarity, paths_to
+from engine.card.derive import derive
+from engine.card.rarity import decide_rarity, paths_to
 from engine.types import Rarity
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from django.utils import translation
 
 from cards.models import Card
 from cards.specs import card_specs
-from engine.derive import derive
-from engine.rarity import paths_to
-from engine.trace import CODES, NEEDS
+from engine.card.derive import derive
+from engine.card.rarity import paths_to
+from engine.card.trace import CODES, NEEDS
 from engine.types import Rarity
 from explorer import narration
 

@@ -9,7 +9,7 @@ from django.utils import translation
 from cards.models import RARITY_RANK, Attribute, Card
 from cards.specs import card_spec
 from core import versions
-from engine.derive import derive
+from engine.card.derive import derive
 
 pytestmark = pytest.mark.django_db
 

@@ -57,7 +57,7 @@ def test_a_tier_suggestion_takes_the_first_fitting_candidate(card, shop, max_sup
 def test_a_suggestion_is_checked_with_the_rarity_a_full_derivation_gives(card, shop):
     """Suggestions are checked with the rarity rules alone; every one they keep must reach
     its target by a whole derive too, with the very rarity they show."""
-    from engine.derive import derive
+    from engine.card.derive import derive
     from explorer.whatif import apply, suggestions
 
     catalogue = Catalogue([*shop, *card.owned])

@@ -14,7 +14,7 @@ from cards.models import Card
 from cards.query import And, Node, Not, Or, parse
 from cards.search import search_cards
 from cards.specs import card_spec
-from engine.derive import derive
+from engine.card.derive import derive
 from explorer.selectors import attribute_catalogue
 from explorer.whatif import WhatIf, apply
 

@@ -18,7 +18,7 @@ from engine.match import (
     Event,
     MatchCard,
 )
-from engine.simulate import play_match
+from engine.match.simulate import play_match
 from engine.types import BoostKind, EndReason, Rarity, Role
 from play.narration import (
     DECK_ERRORS,

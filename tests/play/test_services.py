@@ -6,7 +6,6 @@ import random
 
 import pytest
 
-from engine.bots import card_strength
 from engine.match import (
     DECK_ERROR_CODES,
     Boost,
@@ -17,6 +16,7 @@ from engine.match import (
     Surrender,
     replay,
 )
+from engine.match.bots import card_strength
 from engine.serialize import action_from_json
 from play import services
 from play.forms import parse_move

@@ -238,7 +238,7 @@ def test_slab_stat_book_is_the_rules():
 def test_slab_tables_follow_the_engine(monkeypatch):
     from decimal import Decimal
 
-    from engine import slabs
+    from engine.arena import slabs
 
     monkeypatch.setattr(slabs, "MIN_DAMAGE", 12)
     monkeypatch.setattr(

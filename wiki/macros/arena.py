@@ -25,7 +25,7 @@ def money(amount: Decimal) -> str:
 
 def _value_ranges(bands) -> list[str]:
     """``$0 – $49.99``, …, ``$2,000 and up`` for bands bounded by ``below`` (None: no bound)."""
-    from engine import slabs
+    from engine.arena import slabs
 
     labels, low = [], Decimal(0)
     for band in bands:
@@ -50,7 +50,7 @@ def _grade(value: Decimal) -> str:
 
 def _grade_labels() -> list[tuple[str, int]]:
     """(grades, attack) per attack band: ``10``, ``9 or 9.5``, …, ``7.5 or lower``."""
-    from engine import slabs
+    from engine.arena import slabs
 
     steps = int((slabs.GRADE_MAX - slabs.GRADE_MIN) / slabs.GRADE_STEP)
     grades = [slabs.GRADE_MIN + i * slabs.GRADE_STEP for i in range(steps + 1)]
@@ -74,7 +74,7 @@ def _grade_labels() -> list[tuple[str, int]]:
 
 def _year_labels() -> list[tuple[str, int]]:
     """(years, armor) per armor band: ``2003 or earlier``, ``2004 – 2015``, ``2016 or later``."""
-    from engine import slabs
+    from engine.arena import slabs
 
     rows, previous = [], None
     for band in slabs.ARMOR_BY_YEAR:
@@ -92,7 +92,7 @@ def _year_labels() -> list[tuple[str, int]]:
 @register_macro("slab_stat_book")
 def slab_stat_book(arg: str | None) -> str:
     """The stat book: HP and tier from value, attack from grade, armor from year, elements, damage."""
-    from engine import slabs
+    from engine.arena import slabs
 
     hp = table(
         "slab_stat_book hp",
@@ -179,7 +179,7 @@ def slab_stat_book(arg: str | None) -> str:
 @register_macro("slab_brackets")
 def slab_brackets(arg: str | None) -> str:
     """Each bracket's cap on the team's total value."""
-    from engine import slabs
+    from engine.arena import slabs
 
     rows = [
         (labels.label(b.bracket), money(b.cap) if b.cap is not None else _("no cap"))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from engine.bots import BOTS
 from engine.data import DECK_MAX, DECK_MIN
+from engine.match.bots import BOTS
 from play.services import DeckError, run_balance_report
 
 

@@ -13,18 +13,15 @@
 
 from __future__ import annotations
 
-from engine import rarity as _rarity
-from engine import skills as _skills
-from engine import stats as _stats
-from engine.rarity import decide_rarity
-from engine.skills import (
+from engine.card.rarity import decide_rarity
+from engine.card.skills import (
     active_skill,
     attribute_infos,
     role_from_infos,
     roll_temporary_skill,
     skill_from_infos,
 )
-from engine.stats import (
+from engine.card.stats import (
     compute_effects,
     compute_stats,
     energy_cost,
@@ -33,7 +30,7 @@ from engine.stats import (
 )
 from engine.types import Breakdown, CardSpec, TraceStep
 
-__all__ = ["clear_caches", "derive"]
+__all__ = ["derive"]
 
 
 def derive(card: CardSpec, *, temporary_id: str | int | None = None) -> Breakdown:
@@ -96,20 +93,3 @@ def derive(card: CardSpec, *, temporary_id: str | int | None = None) -> Breakdow
         undercharge=undercharge,
         trace=tuple(trace),
     )
-
-
-def clear_caches() -> None:
-    """Empty the engine's memo caches (keyword matches, shared sub-results).
-
-    Results never depend on the caches; this only frees memory or lets a
-    benchmark measure a cold start. Every cache is bounded anyway.
-
-    >>> from engine.skills import keyword_hits
-    >>> _ = keyword_hits("Dagger"); clear_caches(); keyword_hits.cache_info().currsize
-    0
-    """
-    for module in (_rarity, _skills, _stats):
-        for value in vars(module).values():
-            cache_clear = getattr(value, "cache_clear", None)
-            if callable(cache_clear) and hasattr(value, "cache_info"):
-                cache_clear()

@@ -14,11 +14,12 @@ and shared (trace parameters are read-only mappings).
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from types import MappingProxyType
 from typing import Any
 
+from engine.caches import memo
+from engine.card.rarity import tier_of
 from engine.data import (
     BURN_MILESTONES,
     EFFECT_FILL_ORDER,
@@ -34,7 +35,6 @@ from engine.data import (
     Template,
     UnderchargeTier,
 )
-from engine.rarity import tier_of
 from engine.types import (
     CardSpec,
     Effect,
@@ -71,7 +71,6 @@ def _step(code: str, value: Any = None, **params: Any) -> TraceStep:
     return TraceStep(code, MappingProxyType(params), value)
 
 
-@functools.lru_cache(maxsize=65536)
 def _template_byte(token: int) -> int:
     return hashlib.sha256(f"template:{token}".encode()).digest()[0]
 
@@ -91,7 +90,7 @@ def pick_template(token: int, role: Role, trace: list[TraceStep] | None = None) 
     return template
 
 
-@functools.lru_cache(maxsize=1024)
+@memo
 def _template_pick(byte: int, role: Role) -> tuple[Template, TraceStep]:
     templates = TEMPLATES_BY_ROLE[role]
     index = byte % len(templates)
@@ -108,17 +107,17 @@ def _template_pick(byte: int, role: Role) -> tuple[Template, TraceStep]:
     return template, step
 
 
-@functools.lru_cache(maxsize=16384)
+@memo
 def _paw_step(name: str, tier: Tier, atk: int) -> TraceStep:
     return _step("stats.paw_item", name=name, tier=tier, atk=atk)
 
 
-@functools.lru_cache(maxsize=16)
+@memo
 def _energy_step(rarity: Rarity, cost: int) -> TraceStep:
     return _step("energy.cost", cost, rarity=rarity)
 
 
-@functools.lru_cache(maxsize=65536)
+@memo
 def _stats_core(
     key: str, rarity: Rarity, burned: int, paw_tier: Tier
 ) -> tuple[tuple[StatLayer, ...], Stats, tuple[TraceStep, ...], int, tuple[TraceStep, ...]]:
@@ -207,7 +206,7 @@ def compute_stats(
     return layers, stats
 
 
-@functools.lru_cache(maxsize=1024)
+@memo
 def _effects_core(key: str, rarity: Rarity) -> tuple[tuple[Effect, ...], tuple[TraceStep, ...]]:
     template = TEMPLATES_BY_KEY[key]
     role = template.role
@@ -326,7 +325,6 @@ def _weaken(value: int, tier: UnderchargeTier) -> int:
     return max(0, value - tier.effect_minus)
 
 
-@functools.lru_cache(maxsize=65536)
 def _undercharge_row(
     atk: int, def_: int, effects: tuple[tuple[EffectSlot, int], ...], nrg: int, cost: int
 ) -> UnderchargeRow:
@@ -361,7 +359,7 @@ def apply_undercharge(
     return _undercharge_row(stats.atk, stats.def_, values, nrg, cost)
 
 
-@functools.lru_cache(maxsize=65536)
+@memo
 def _undercharge_core(
     atk: int, def_: int, effects: tuple[tuple[EffectSlot, int], ...], cost: int
 ) -> tuple[tuple[UnderchargeRow, ...], tuple[TraceStep, ...]]:

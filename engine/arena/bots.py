@@ -21,7 +21,7 @@ In a series, game ``i`` uses seed ``S + i``; bot A draws from ``random.Random(2 
 and bot B from ``random.Random(2 * seed + 1)``, so any game can be replayed from its seed.
 
 >>> from decimal import Decimal
->>> from engine.slabs import Slab, slab_stats
+>>> from engine.arena.slabs import Slab, slab_stats
 >>> team = [slab_stats(Slab(f"t-{i}", "Pup", 9, 2010), Decimal(30)) for i in range(4)]
 >>> record = play_match(team, team, ("greedy", "planner"), seed=4)
 >>> record.state.over, record.state.turn <= 30
@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.arena import (
+from engine.arena.match import (
     SIDES,
     A,
     Action,
@@ -52,7 +52,7 @@ from engine.arena import (
     new_match,
     opening_events,
 )
-from engine.slabs import (
+from engine.arena.slabs import (
     BASIC_ATTACK_COST,
     ENERGY_BANK_MAX,
     ENERGY_PER_TURN,
@@ -61,6 +61,7 @@ from engine.slabs import (
     SlabMove,
     SlabStats,
 )
+from engine.types import Side
 
 __all__ = [
     "BOTS",
@@ -94,7 +95,7 @@ class Bot(Protocol):
 
     name: str
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action: ...
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action: ...
 
 
 class RandomBot:
@@ -102,18 +103,20 @@ class RandomBot:
 
     name = "random"
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action:
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action:
         return rng.choice(legal_actions(state, side))
 
 
-def _entry(state: ArenaState, side: int) -> int:
+def _entry(state: ArenaState, side: Side) -> int:
     """The bench slab to bring on after a KO: the healthiest (``engine.arena.healthiest``)."""
     index = healthiest(state.sides[side])
     assert index is not None  # a team with nobody left on the bench has lost already
     return index
 
 
-def _moves(state: ArenaState, side: int, slab: int, energy: int) -> list[tuple[int, int, SlabMove]]:
+def _moves(
+    state: ArenaState, side: Side, slab: int, energy: int
+) -> list[tuple[int, int, SlabMove]]:
     """(damage, cost, move) of each attack ``slab`` could pay for with ``energy``."""
     target = state.sides[1 - side].active
     assert target is not None  # the foe brings a slab on at its turn start
@@ -132,7 +135,7 @@ class GreedyBot:
 
     name = "greedy"
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action:
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action:
         me = state.sides[side]
         if me.active is None:
             return Replace(side, _entry(state, side))
@@ -172,7 +175,7 @@ class PlannerBot:
 
     name = "planner"
 
-    def act(self, state: ArenaState, side: int, rng: random.Random) -> Action:
+    def act(self, state: ArenaState, side: Side, rng: random.Random) -> Action:
         me = state.sides[side]
         if me.active is None:
             return Replace(side, _entry(state, side))

@@ -17,7 +17,7 @@ tables live here rather than in ``engine.data`` because they key on this
 game's own enums (``SlabTier``, ``Element``, ``Bracket``).
 
 The match constants (energy, swaps, KO points, timeouts, the turn limit) are here too;
-the match itself is ``engine.arena``.
+the match itself is ``engine.arena.match``.
 
 **The stat book as a trace.** ``stat_book(slab, value)`` returns the stats and a
 ``Trace``: one ``TraceStep(code, params, value)`` per stat, in this order, so the
@@ -70,6 +70,7 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import Any, Final
 
+from engine.errors import InvalidMoveError, InvalidSlabError, InvalidTeamError
 from engine.types import Trace, TraceStep
 
 __all__ = [
@@ -308,7 +309,7 @@ BRACKETS: Final = (
     BracketCap(Bracket.OPEN, None),
 )
 
-# --- The match (engine.arena plays it on these)
+# --- The match (engine.arena.match plays it on these)
 
 FIELD_SLABS: Final = 1  # §8: slabs on the field; the rest of the team waits on the bench
 ENERGY_AT_START: Final = 0  # §8, settled: both players start with no energy
@@ -326,57 +327,6 @@ TURN_LIMIT: Final = 30  # §8: after this many turns the tie-breaks decide
 # §8: after the turn limit, in order: more points wins, then more HP left as a share of
 # the team's total HP.
 TIE_BREAKS: Final = ("points", "hp_share")
-
-# ---------------------------------------------------------------------------
-# Errors
-
-
-class InvalidSlabError(ValueError):
-    """A slab, or a daily value, that breaks the input rules.
-
-    ``code`` is stable and names the offending input (``slab``, ``asset_id``,
-    ``name``, ``grade``, ``year``, ``value``), ``params`` holds its values;
-    ``str(error)`` is one readable sentence.
-
-    >>> Slab("cc-1", "Mew", 9.25, 1999)
-    Traceback (most recent call last):
-    ...
-    engine.slabs.InvalidSlabError: A grade goes from 1 to 10 in steps of 0.5 (got 9.25).
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
-
-
-class InvalidTeamError(ValueError):
-    """A team that breaks §8: 4 different slabs, at most 2 rare or epic.
-
-    ``code`` is stable (``not_stats``, ``size``, ``duplicate``, ``too_many_limited``),
-    ``params`` holds its values; ``str(error)`` is a sentence a player can read.
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
-
-
-class InvalidMoveError(ValueError):
-    """A move the slab does not have (a power move of a common slab).
-
-    ``code`` is stable (``no_power_move``, ``unknown_move``).
-    """
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(message)
-
 
 # ---------------------------------------------------------------------------
 # Values
@@ -555,7 +505,7 @@ def slab_stats(slab: Slab, value: Decimal | int) -> SlabStats:
     >>> slab_stats(Slab("cc-9", "Blastoise", 8.5, 2010), 12.5)
     Traceback (most recent call last):
     ...
-    engine.slabs.InvalidSlabError: A daily value is a Decimal amount of US dollars (got 12.5).
+    engine.errors.InvalidSlabError: A daily value is a Decimal amount of US dollars (got 12.5).
     """
     if not isinstance(slab, Slab):
         raise InvalidSlabError("slab", f"Not a slab: {slab!r}.")
@@ -845,7 +795,7 @@ def validate_team(team: Iterable[SlabStats]) -> tuple[SlabStats, ...]:
     >>> validate_team(team)
     Traceback (most recent call last):
     ...
-    engine.slabs.InvalidTeamError: A team may hold at most 2 rare or epic slabs; this one has 4: cc-0, cc-1, cc-2, cc-3.
+    engine.errors.InvalidTeamError: A team may hold at most 2 rare or epic slabs; this one has 4: cc-0, cc-1, cc-2, cc-3.
     """
     members = tuple(team)
     for member in members:

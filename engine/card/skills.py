@@ -8,13 +8,14 @@
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from engine.caches import memo
+from engine.card.rarity import tier_of
 from engine.data import (
     ACTIVE_SKILL_RARITY,
     KEYWORDS,
@@ -28,7 +29,6 @@ from engine.data import (
     TEMPORARY_SKILL_HASH_BYTES,
     TIER_WEIGHT,
 )
-from engine.rarity import tier_of
 from engine.types import (
     AttributeSpec,
     CardSpec,
@@ -62,7 +62,6 @@ _PRIORITY_FRAGMENTS: tuple[tuple[Skill, tuple[str, ...]], ...] = tuple(
 )
 
 
-@functools.lru_cache(maxsize=65536)
 def name_words(name: str) -> tuple[str, ...]:
     """Lowercase words of a name, split on every non-letter (Unicode letters, after NFC).
 
@@ -84,7 +83,7 @@ def name_words(name: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in words)
 
 
-@functools.lru_cache(maxsize=65536)
+@memo
 def keyword_hits(name: str) -> tuple[tuple[Skill, tuple[tuple[str, str], ...]], ...]:
     """Skills a name hits, in priority order, each with its (word, fragment) matches.
 
@@ -106,7 +105,6 @@ def keyword_hits(name: str) -> tuple[tuple[Skill, tuple[tuple[str, str], ...]], 
     return tuple(hits)
 
 
-@functools.lru_cache(maxsize=65536)
 def keyword_skills(name: str) -> tuple[Skill, ...]:
     """Skills a name hits, in priority order (first = primary, second = secondary).
 
@@ -130,7 +128,7 @@ class _Info:
     vote_step: TraceStep | None
 
 
-@functools.lru_cache(maxsize=65536)
+@memo
 def _info(slot: Slot, name: str, supply: int) -> _Info:
     hits = keyword_hits(name)
     skills = keyword_skills(name)
@@ -179,27 +177,27 @@ def _shared(code: str, value: object, **params: object) -> TraceStep:
 
 
 # Steps that depend on a few small values are memoised and shared (read-only params).
-@functools.lru_cache(maxsize=64)
+@memo
 def _role_decided(source: str, role: Role) -> TraceStep:
     return _shared("role.decided", role, source=source)
 
 
-@functools.lru_cache(maxsize=64)
+@memo
 def _skill_affinity(source: str, skill: Skill) -> TraceStep:
     return _shared("skill.affinity", skill, source=source)
 
 
-@functools.lru_cache(maxsize=4096)
+@memo
 def _role_totals(totals: tuple[tuple[Role, int], ...], tied: tuple[Role, ...]) -> TraceStep:
     return TraceStep("role.totals", MappingProxyType(dict(totals)), tied)
 
 
-@functools.lru_cache(maxsize=4096)
+@memo
 def _skill_scores(scores: tuple[tuple[Skill, int], ...], tied: tuple[Skill, ...]) -> TraceStep:
     return TraceStep("skill.scores", MappingProxyType(dict(scores)), tied)
 
 
-@functools.lru_cache(maxsize=64)
+@memo
 def _active_step(rarity: Rarity, affinity: Skill, skill: Skill | None) -> TraceStep:
     return _shared("skill.active", skill, rarity=rarity, affinity=affinity)
 

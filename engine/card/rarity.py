@@ -27,6 +27,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any
 
+from engine.caches import memo
 from engine.data import (
     BURNED_STICKER_TIERS,
     GETGEMS_RANK_TIERS,
@@ -76,7 +77,7 @@ _SLOTS = tuple(Slot)
 _EMPTY: MappingProxyType[str, Any] = MappingProxyType({})
 
 
-@functools.lru_cache(maxsize=8192)
+@memo
 def tier_of(supply: int) -> Tier:
     """The attribute tier of a supply (docs/rules.md §1).
 
@@ -199,7 +200,7 @@ def _bucket(supply: int) -> int:
 _SUPPLY_LIMITS = tuple(sorted({t.max_supply for t in SUPPLY_COUNT_TIERS}))
 
 
-@functools.lru_cache(maxsize=1024)
+@memo
 def _supply_verdict(
     buckets: tuple[int, ...],
 ) -> tuple[Rarity, tuple[tuple[int, tuple[Slot, ...]], ...], TraceStep, _Need]:
@@ -217,7 +218,7 @@ def _supply_verdict(
     return rarity, matched_t, step, functools.partial(_need_supply, buckets)
 
 
-@functools.lru_cache(maxsize=4096)
+@memo
 def _need_supply(buckets: tuple[int, ...], target: Rarity) -> Requirement | None:
     tier = _SUPPLY_NEED[target]
     if tier is None:
@@ -259,7 +260,7 @@ def _need_wardrobe(num: int, den: int, display: str, target: Rarity) -> Requirem
     )
 
 
-@functools.lru_cache(maxsize=64)
+@memo
 def _need_badge(has_badge: bool, target: Rarity) -> Requirement | None:
     if has_badge or target > TIER_BADGE_RARITY:
         return None
@@ -272,7 +273,7 @@ def _need_badge(has_badge: bool, target: Rarity) -> Requirement | None:
     )
 
 
-@functools.lru_cache(maxsize=4096)
+@memo
 def _need_burned(burned: int, target: Rarity) -> Requirement | None:
     tier = _BURNED_NEED[target]
     if tier is None or burned >= tier.threshold:
@@ -287,7 +288,7 @@ def _need_burned(burned: int, target: Rarity) -> Requirement | None:
     )
 
 
-@functools.lru_cache(maxsize=64)
+@memo
 def _need_god_premium(current: Rarity, target: Rarity) -> Requirement | None:
     for kind, rarity in reversed(GOD_PREMIUM_TIERS):
         if rarity >= target and rarity > current:
@@ -343,7 +344,7 @@ def _need_combo(
     )
 
 
-@functools.lru_cache(maxsize=4096)
+@memo
 def _need_getgems(rank: int | None, target: Rarity) -> Requirement | None:
     tier = _GETGEMS_NEED[target]
     if tier is None or (rank is not None and rank <= tier.threshold):
@@ -431,7 +432,7 @@ def _rule_wardrobe_score(
     return RuleResult("wardrobe_score", rarity, evidence, _own_next(rarity, need)), need, score
 
 
-@functools.lru_cache(maxsize=16)
+@memo
 def _no_attribute_rule(
     key: str, params: tuple[str, ...], evidence: tuple[str, ...], need: _Need
 ) -> tuple[RuleResult, TraceStep]:
@@ -467,7 +468,7 @@ def _rule_tier_badge(
     return result, _need_badge_held
 
 
-@functools.lru_cache(maxsize=4096)
+@memo
 def _rule_burned_stickers(burned: int) -> tuple[RuleResult, _Need, TraceStep]:
     """§2.4: burned stickers."""
     rarity = _COMMON
@@ -556,7 +557,7 @@ def _rule_combo(card: CardSpec, append: Callable[[TraceStep], None]) -> tuple[Ru
     return RuleResult("combo", rarity, evidence, _own_next(rarity, need)), need
 
 
-@functools.lru_cache(maxsize=4096)
+@memo
 def _rule_getgems_rank(rank: int | None) -> tuple[RuleResult, _Need, TraceStep]:
     """§2.7: the GetGems rank floor."""
     rarity = _COMMON
@@ -571,7 +572,7 @@ def _rule_getgems_rank(rank: int | None) -> tuple[RuleResult, _Need, TraceStep]:
     return result, need, _shared_step("rarity.getgems_rank", rarity, rank=rank)
 
 
-@functools.lru_cache(maxsize=1024)
+@memo
 def _decided_step(decided_by: tuple[str, ...], rarity: Rarity) -> TraceStep:
     return _shared_step("rarity.decided", rarity, decided_by=decided_by)
 

@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from engine.bots import Bot, make_bot, take_turn
 from engine.match import (
     SIDES,
     InvalidDeckError,
@@ -32,6 +31,7 @@ from engine.match import (
     new_match,
     validate_deck,
 )
+from engine.match.bots import Bot, make_bot, take_turn
 from engine.types import InvalidCardError, Side
 
 _BOTH = (Side.A, Side.B)
@@ -188,7 +188,7 @@ def load_decks(data: Any) -> tuple[tuple[MatchCard, ...], tuple[MatchCard, ...]]
 
     Raises InvalidDeckError (one readable line) for anything wrong.
     """
-    from engine.derive import derive
+    from engine.card.derive import derive
     from engine.serialize import card_from_json
 
     if not isinstance(data, Mapping):

@@ -3,11 +3,11 @@ frozen actions, events as data.
 
 A match is a value. ``new_match(team_a, team_b, seed)`` builds the state at the start of
 turn 1 from two teams of ``SlabStats`` (each slab with its value on the match day);
-``apply(state, action)`` returns ``(new_state, events)`` or raises ``IllegalActionError``
+``apply(state, action)`` returns ``(new_state, events)`` or raises ``IllegalArenaActionError``
 (a stable ``code`` and ``params``) and changes nothing — states are frozen. The only
 randomness in the rules is who moves first: ``random.Random(seed).randrange(2)`` (0: side
 A). So a match is reproducible from its two teams (slabs and values), its seed and its
-actions (``replay``). Sides are ``A = 0`` and ``B = 1``; events and JSON name them
+actions (``replay``). Sides are ``A = Side.A`` (0) and ``B = Side.B`` (1); events and JSON name them
 ``"a"`` and ``"b"``. The engine never reads a clock: the caller owns the 20-second turn
 (``TURN_SECONDS``) and applies ``Timeout`` when its own clock says the turn ran out.
 
@@ -67,13 +67,13 @@ Events (``EVENT_CODES`` lists each code's parameters, in order; sides are "a"/"b
 - ``match.end`` — ``result`` ("a", "b" or "draw"), ``reason`` (an ``ArenaEnd``),
   ``turn``, ``points_a``, ``points_b``.
 
-Refusals (``IllegalActionError.code``; ``ILLEGAL_CODES`` lists each with its params):
+Refusals (``IllegalArenaActionError.code``; ``ILLEGAL_CODES`` lists each with its params):
 ``bad_action``, ``bad_side``, ``match_over``, ``not_your_turn``, ``replace_first``,
 ``nothing_to_replace``, ``unknown_slab``, ``slab_knocked_out``, ``already_on_field``,
 ``swap_used``, ``unknown_move``, ``no_power_move``, ``not_enough_energy``.
 
 >>> from decimal import Decimal
->>> from engine.slabs import Slab, slab_stats
+>>> from engine.arena.slabs import Slab, slab_stats
 >>> def team(tag, value):
 ...     return [slab_stats(Slab(f"{tag}-{i}", f"Pup {i}", 9, 2010), Decimal(value))
 ...             for i in range(4)]
@@ -89,18 +89,18 @@ Refusals (``IllegalActionError.code``; ``ILLEGAL_CODES`` lists each with its par
 >>> apply(state, Attack(B, SlabMove.POWER))
 Traceback (most recent call last):
 ...
-engine.arena.IllegalActionError: Pup 0 is common and has no power move.
+engine.errors.IllegalArenaActionError: Pup 0 is common and has no power move.
 """
 
 from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.slabs import (
+from engine.arena.slabs import (
     BASIC_ATTACK_COST,
     BRACKETS,
     ELEMENT_BEATS,
@@ -124,7 +124,9 @@ from engine.slabs import (
     team_value,
     validate_team,
 )
-from engine.types import fast_init
+from engine.errors import ARENA_ILLEGAL_CODES as ILLEGAL_CODES
+from engine.errors import IllegalArenaActionError
+from engine.types import Side, fast_init
 
 __all__ = [
     "ACTION_TYPES",
@@ -138,7 +140,7 @@ __all__ = [
     "Attack",
     "B",
     "Event",
-    "IllegalActionError",
+    "IllegalArenaActionError",
     "Lineup",
     "Pass",
     "Replace",
@@ -146,8 +148,6 @@ __all__ = [
     "Surrender",
     "Swap",
     "Timeout",
-    "action_from_json",
-    "action_to_json",
     "apply",
     "first_player",
     "healthiest",
@@ -160,8 +160,9 @@ __all__ = [
     "timed_out",
 ]
 
-A: Final = 0
-B: Final = 1
+A: Final = Side.A
+B: Final = Side.B
+_OTHER: Final = (B, A)
 SIDES: Final = ("a", "b")  # how events, JSON and forms name the sides
 
 
@@ -198,41 +199,8 @@ EVENT_CODES: Final[Mapping[str, tuple[str, ...]]] = {
 }  # fmt: skip
 """Every event code with its parameter names, in order."""
 
-ILLEGAL_CODES: Final[Mapping[str, tuple[tuple[str, ...], str]]] = {
-    "bad_action": ((), "That is not an action of the arena."),
-    "bad_side": (("side",), "There is no side {side!r} in this match."),
-    "match_over": ((), "The match is over."),
-    "not_your_turn": (("side", "to_move"), "It is not your turn."),
-    "replace_first": ((), "Your slab was knocked out: put a bench slab on the field first."),
-    "nothing_to_replace": ((), "You already have a slab on the field."),
-    "unknown_slab": (("slab",), "Your team has no slab number {slab}."),
-    "slab_knocked_out": (("slab", "name"), "{name} has been knocked out."),
-    "already_on_field": (("slab", "name"), "{name} is already on the field."),
-    "swap_used": (("limit",), "You may swap at most {limit} time(s) a turn."),
-    "unknown_move": (("move",), "There is no move called {move!r}."),
-    "no_power_move": (("slab", "name", "tier"), "{name} is {tier} and has no power move."),
-    "not_enough_energy": (
-        ("action", "needed", "energy"),
-        "That costs {needed} energy and you have {energy}.",
-    ),
-}
-"""Every refusal code: its parameter names and its English message (the site words its own)."""
-
-
 # ---------------------------------------------------------------------------
-# Errors and events
-
-
-class IllegalActionError(ValueError):
-    """An action the rules do not allow now; the state it was applied to is unchanged.
-
-    ``code`` is stable (see ``ILLEGAL_CODES``), ``params`` holds JSON-ready values.
-    """
-
-    def __init__(self, code: str, **params: Any) -> None:
-        self.code = code
-        self.params = params
-        super().__init__(ILLEGAL_CODES[code][1].format(**params))
+# Events
 
 
 @fast_init
@@ -260,7 +228,7 @@ class Event:
 class Swap:
     """Put bench slab ``slab`` (a team index) on the field for ``SWAP_COST`` energy."""
 
-    side: int
+    side: Side
     slab: int
 
 
@@ -269,7 +237,7 @@ class Swap:
 class Attack:
     """Attack the enemy slab on the field with ``move`` (basic or power); ends the turn."""
 
-    side: int
+    side: Side
     move: SlabMove
 
 
@@ -278,7 +246,7 @@ class Attack:
 class Pass:
     """End the turn without attacking."""
 
-    side: int
+    side: Side
 
 
 @fast_init
@@ -286,7 +254,7 @@ class Pass:
 class Replace:
     """Put bench slab ``slab`` on the field after a KO (free; the turn goes on)."""
 
-    side: int
+    side: Side
     slab: int
 
 
@@ -295,7 +263,7 @@ class Replace:
 class Timeout:
     """The caller's clock says ``side``'s turn ran out: a pass, counted toward a forfeit."""
 
-    side: int
+    side: Side
 
 
 @fast_init
@@ -303,7 +271,7 @@ class Timeout:
 class Surrender:
     """Give up: the other side wins."""
 
-    side: int
+    side: Side
 
 
 Action = Swap | Attack | Pass | Replace | Timeout | Surrender
@@ -318,55 +286,7 @@ ACTION_TYPES: Final = {
 _ACTION_NAMES: Final = {cls: name for name, cls in ACTION_TYPES.items()}
 
 
-def action_to_json(action: Action) -> dict[str, Any]:
-    """An action as JSON-ready data.
-
-    >>> action_to_json(Swap(B, 2)), action_to_json(Attack(A, SlabMove.POWER))
-    ({'type': 'swap', 'side': 'b', 'slab': 2}, {'type': 'attack', 'side': 'a', 'move': 'power'})
-    """
-    data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)], "side": SIDES[action.side]}
-    if isinstance(action, Swap | Replace):
-        data["slab"] = action.slab
-    elif isinstance(action, Attack):
-        data["move"] = str(action.move)
-    return data
-
-
-def action_from_json(data: Any) -> Action:
-    """The inverse of ``action_to_json``; ``IllegalActionError("bad_action")`` otherwise.
-
-    >>> action_from_json({"type": "replace", "side": "a", "slab": 1})
-    Replace(side=0, slab=1)
-    >>> action_from_json({"type": "attack", "side": "a", "move": "kick"})
-    Traceback (most recent call last):
-    ...
-    engine.arena.IllegalActionError: That is not an action of the arena.
-    """
-    if not isinstance(data, Mapping) or data.get("side") not in SIDES:
-        raise IllegalActionError("bad_action")
-    side = SIDES.index(data["side"])
-    kind = data.get("type")
-    if kind in ("swap", "replace"):
-        slab = data.get("slab")
-        if type(slab) is not int:
-            raise IllegalActionError("bad_action")
-        return Swap(side, slab) if kind == "swap" else Replace(side, slab)
-    if kind == "attack":
-        move = data.get("move")
-        if not isinstance(move, str) or move not in _MOVES:
-            raise IllegalActionError("bad_action")
-        return Attack(side, SlabMove(move))
-    if isinstance(kind, str) and kind in _SIDE_ONLY:
-        return _SIDE_ONLY[kind](side)
-    raise IllegalActionError("bad_action")
-
-
-_MOVES = frozenset(m.value for m in SlabMove)
-_SIDE_ONLY: dict[str, Callable[[int], Action]] = {
-    "pass": Pass,
-    "timeout": Timeout,
-    "surrender": Surrender,
-}
+_SIDE_TYPES: Final = (Side, int)  # a plain 0 or 1 names a side too (never a bool)
 
 
 # ---------------------------------------------------------------------------
@@ -379,7 +299,7 @@ class Lineup:
 
     ``damage[side][i][j]`` is ``(basic, power)``: what slab ``i`` of ``side`` deals to
     slab ``j`` of the other side (``power`` is 0 when the slab has none), by
-    ``engine.slabs.damage``'s formula; ``bonus[side][i][j]`` is the element bonus in it;
+    ``engine.arena.slabs.damage``'s formula; ``bonus[side][i][j]`` is the element bonus in it;
     ``power_cost[side][i]`` is its power move's cost (0: none).
     """
 
@@ -487,13 +407,13 @@ class ArenaState:
     lineup: Lineup
     sides: tuple[SideState, SideState]
     seed: int
-    first: int
+    first: Side
     turn: int = 1
-    to_move: int = A
+    to_move: Side = A
     swapped: bool = False
     actions: int = 0
     over: bool = False
-    winner: int | None = None
+    winner: Side | None = None
     end: ArenaEnd | None = None
 
     @property
@@ -507,17 +427,17 @@ class ArenaState:
             return None
         return "draw" if self.winner is None else SIDES[self.winner]
 
-    def slab(self, side: int, index: int) -> SlabStats:
+    def slab(self, side: Side, index: int) -> SlabStats:
         return self.lineup.teams[side][index]
 
 
-def first_player(seed: int) -> int:
+def first_player(seed: int) -> Side:
     """Who moves first: ``random.Random(seed).randrange(2)`` (0 is side A).
 
-    >>> [first_player(s) for s in range(6)]
-    [1, 0, 0, 0, 0, 1]
+    >>> [first_player(s).key for s in range(6)]
+    ['b', 'a', 'a', 'a', 'a', 'b']
     """
-    return random.Random(seed).randrange(2)
+    return (A, B)[random.Random(seed).randrange(2)]
 
 
 def new_match(
@@ -606,7 +526,7 @@ def healthiest(side: SideState) -> int | None:
     return best
 
 
-def hp_share(state: ArenaState, side: int) -> tuple[int, int]:
+def hp_share(state: ArenaState, side: Side) -> tuple[int, int]:
     """(HP left, full HP) of a team: KO'd slabs count 0. Compare shares exactly."""
     return sum(state.sides[side].hp), state.lineup.full_hp[side]
 
@@ -621,7 +541,7 @@ def _violation(state: ArenaState, action: Any) -> tuple[str, dict[str, Any]] | N
     if kind not in _ACTION_NAMES:
         return "bad_action", {}
     side = action.side
-    if type(side) is not int or side not in (A, B):
+    if type(side) not in _SIDE_TYPES or side not in (A, B):
         return "bad_side", {"side": side}
     if state.over:
         return "match_over", {}
@@ -686,15 +606,15 @@ def is_legal(state: ArenaState, action: Action) -> bool:
 
 
 def legal_actions(
-    state: ArenaState, side: int, *, surrender: bool = False, timeout: bool = False
+    state: ArenaState, side: Side, *, surrender: bool = False, timeout: bool = False
 ) -> list[Action]:
     """Every legal action of ``side`` now (Surrender and Timeout only when asked for).
 
     >>> from decimal import Decimal
-    >>> from engine.slabs import Slab, slab_stats
+    >>> from engine.arena.slabs import Slab, slab_stats
     >>> team = [slab_stats(Slab(f"x-{i}", "Pup", 9, 2010), Decimal(10)) for i in range(4)]
     >>> legal_actions(new_match(team, team, seed=1), A)  # A moves first: only a pass
-    [Pass(side=0)]
+    [Pass(side=<Side.A: 0>)]
     """
     if state.over:
         return []
@@ -719,11 +639,11 @@ def legal_actions(
 def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, ...]]:
     """Apply one action: the new state and the events it caused, in order.
 
-    Raises ``IllegalActionError``; ``state`` is a frozen value and stays as it was.
+    Raises ``IllegalArenaActionError``; ``state`` is a frozen value and stays as it was.
     """
     problem = _violation(state, action)
     if problem is not None:
-        raise IllegalActionError(problem[0], **problem[1])
+        raise IllegalArenaActionError(problem[0], **problem[1])
     kind = type(action)
     side = action.side
     s = SIDES[side]
@@ -775,7 +695,7 @@ def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, .
             new_me = SideState(me.hp, active, me.energy, me.points, count)
             new_sides = (new_me, sides[B]) if side == A else (sides[A], new_me)
             events.append(Event("forfeit", {"side": s, "timeouts": count}))
-            return _finish(state, new_sides, n, 1 - side, ArenaEnd.FORFEIT, events)
+            return _finish(state, new_sides, n, _OTHER[side], ArenaEnd.FORFEIT, events)
         if active is None:
             active = healthiest(me)
             assert active is not None  # a team that lost three slabs has lost the match
@@ -785,7 +705,7 @@ def apply(state: ArenaState, action: Action) -> tuple[ArenaState, tuple[Event, .
         return _end_turn(state, new_sides, n, events)
     # Surrender
     events = [Event("surrender", {"side": s})]
-    return _finish(state, sides, n, 1 - side, ArenaEnd.SURRENDER, events)
+    return _finish(state, sides, n, _OTHER[side], ArenaEnd.SURRENDER, events)
 
 
 def _replace_event(side: str, index: int, slab: SlabStats, hp: int, auto: bool) -> Event:
@@ -810,7 +730,7 @@ def _same_turn(state: ArenaState, sides: Any, n: int, swapped: bool) -> ArenaSta
 
 def _attack(state: ArenaState, action: Attack, n: int) -> tuple[ArenaState, tuple[Event, ...]]:
     side = action.side
-    other = 1 - side
+    other = _OTHER[side]
     sides = state.sides
     me, foe = sides[side], sides[other]
     lineup = state.lineup
@@ -910,7 +830,7 @@ def _end_turn(
         )
         return _finish(state, sides, n, winner, reason, events)
     turn = state.turn + 1
-    nxt = 1 - state.to_move
+    nxt = _OTHER[state.to_move]
     p = sides[nxt]
     energy = p.energy + ENERGY_PER_TURN
     if energy > ENERGY_BANK_MAX:
@@ -937,7 +857,7 @@ def _finish(
     state: ArenaState,
     sides: Any,
     n: int,
-    winner: int | None,
+    winner: Side | None,
     reason: ArenaEnd,
     events: list[Event],
 ) -> tuple[ArenaState, tuple[Event, ...]]:

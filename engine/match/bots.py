@@ -27,11 +27,6 @@ from typing import Protocol
 
 from engine.data import BOOSTS, BOOSTS_PER_ROUND, MAX_HERO_HP_CEILING, NRG_CAP
 from engine.match import (
-    CHARGE,
-    GUARD_UP,
-    HERO_PATCH,
-    RAGE,
-    SWITCH,
     Action,
     Boost,
     Commit,
@@ -40,11 +35,11 @@ from engine.match import (
     Pick,
     PlayerState,
     Recorder,
-    _player,
-    _set,
     apply,
     legal_actions,
 )
+from engine.match.rules import _player, _set
+from engine.match.state import CHARGE, GUARD_UP, HERO_PATCH, RAGE, SWITCH
 from engine.types import BotKind, Side, Skill
 
 __all__ = [
@@ -231,7 +226,7 @@ class LookaheadBot:
     the one it expected.
 
     >>> from engine.match import MatchCard
-    >>> from engine.simulate import play_match
+    >>> from engine.match.simulate import play_match
     >>> from engine.types import Rarity, Role
     >>> pup = MatchCard("1", "Pup", Rarity.COMMON, Role.TANK, atk=8, hp=20, def_=2)
     >>> fang = MatchCard("2", "Fang", Rarity.EPIC, Role.STRIKER, atk=14, hp=14)
