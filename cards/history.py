@@ -117,7 +117,8 @@ def record_changes(
                     tier_change=change.field == "rarity",
                 )
             )
-        values = tuple(derived_fields(breakdown)[f] for f in DERIVED_FIELDS)
+        derived = derived_fields(breakdown)
+        values = tuple(derived[f] for f in DERIVED_FIELDS)
         if values != stored.get(card_id):
             updates.append((card_id, values))
     with transaction.atomic():
