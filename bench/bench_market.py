@@ -86,6 +86,14 @@ def measure(share: float, seed: int) -> None:
         f"{seconds:.1f} s wall, {cpu_seconds:.1f} s CPU — goal ≤ {GOAL_SECONDS:.0f} s: {verdict}",
         flush=True,
     )
+    from cards.history import today
+    from cards.search import search_cards
+
+    before = (today() - datetime.timedelta(days=2)).isoformat()
+    for text in ("r:legendary", f"r:legendary as:{before}"):
+        wall = time.perf_counter()
+        count = search_cards(text).count()
+        print(f"search {text!r}: {count:,} cards in {time.perf_counter() - wall:.2f} s", flush=True)
     wall = time.perf_counter()
     again = import_market(json.dumps(rows))
     print(

@@ -396,7 +396,7 @@ def market_figures(scale_db: Path | None, note: str) -> list[str]:
         return [
             f"n/a (exit {result.returncode}: {(result.stderr or '').strip().splitlines()[-1:]})"
         ]
-    return lines[-2:]
+    return lines[-4:]
 
 
 # --- the list page at 100,000 cards --------------------------------------------------------

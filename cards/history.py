@@ -117,7 +117,8 @@ def record_changes(
                     tier_change=change.field == "rarity",
                 )
             )
-        values = tuple(derived_fields(breakdown, spec)[f] for f in DERIVED_FIELDS)
+        derived = derived_fields(breakdown, spec)
+        values = tuple(derived[f] for f in DERIVED_FIELDS)
         if values != stored.get(card_id):
             updates.append((card_id, values))
     with transaction.atomic():
@@ -154,6 +155,10 @@ def _input_changes(old: CardSpec, new: CardSpec) -> list[why.Change]:
         found.append(why.OwnedChange(owned_after[key], True))
     for key in owned_before.keys() - owned_after.keys() - equipped_names:
         found.append(why.OwnedChange(owned_before[key], False))
+    for key in (owned_before.keys() & owned_after.keys()) - equipped_names:
+        was, now = owned_before[key], owned_after[key]
+        if was.supply != now.supply:
+            found.append(why.SupplyChange(now.slot.value, now.name, was.supply, now.supply))
     if old.getgems_rank != new.getgems_rank:
         found.append(why.RankChange(old.getgems_rank, new.getgems_rank))
     return found
@@ -161,7 +166,8 @@ def _input_changes(old: CardSpec, new: CardSpec) -> list[why.Change]:
 
 def record_card_imports(day: datetime.date, before: Mapping[int, CardSpec]) -> int:
     """Record what a collection import changed in these cards (their inputs ``before`` it):
-    each card's changed equipped or owned attributes are the causes."""
+    each card's changed equipped or owned attributes, and the supplies the import changed
+    (``--update-attributes``), are the causes."""
     after = load_specs(before.keys())
     changes = {cid: _input_changes(before[cid], spec) for cid, spec in after.items()}
     return record_changes(day, before, after, changes)

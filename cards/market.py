@@ -28,7 +28,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 from engine import causes as why
-from engine.types import Slot
+from engine.types import CardSpec, Slot
 
 from . import history, services
 from .models import Attribute, Card, RankRecord, SupplyRecord
@@ -355,7 +355,6 @@ def record_market_day(
     before = history.load_specs(touched)
     services.set_columns(Attribute, ("supply",), [(pk, (v,)) for pk, v in supply_now.items()])
     services.set_columns(Card, ("getgems_rank",), [(pk, (v,)) for pk, v in rank_now.items()])
-    after = history.load_specs(touched)
     names = {
         pk: (slot, name)
         for pk, slot, name in Attribute.objects.filter(id__in=list(supply_now)).values_list(
@@ -366,8 +365,11 @@ def record_market_day(
         names[pk]: why.SupplyChange(names[pk][0], names[pk][1], current_supply[pk], value)
         for pk, value in supply_now.items()
     }
+    # Each card after the day's values: its inputs before, with them applied (undoing
+    # the reverse change), rather than read again.
+    after: dict[int, CardSpec] = {}
     changes: dict[int, list[why.Change]] = {}
-    for card_id, spec in after.items():
+    for card_id, spec in before.items():
         found: list[why.Change] = [
             supply_change[(a.slot.value, a.name)]
             for a in spec.owned
@@ -375,13 +377,22 @@ def record_market_day(
         ]
         if card_id in rank_now:
             found.append(why.RankChange(current_rank[card_id], rank_now[card_id]))
-        changes[card_id] = found
+        for change in found:
+            spec = _forward(change).revert(spec)
+        after[card_id], changes[card_id] = spec, found
     result.changes += history.record_changes(day, before, after, changes)
     result.cards_derived += len(after)
     result.current["supply"] += len(supply_now)
     result.current["rank"] += len(rank_now)
     services.collection_changed()
     return result
+
+
+def _forward(change: why.SupplyChange | why.RankChange) -> why.SupplyChange | why.RankChange:
+    """The change the other way round: undoing it applies ``change``."""
+    if isinstance(change, why.RankChange):
+        return why.RankChange(change.after, change.before)
+    return why.SupplyChange(change.slot, change.attribute, change.after, change.before)
 
 
 def _upsert(model, key: str, column: str, rows: list[tuple[int, Any]], day: datetime.date) -> None:

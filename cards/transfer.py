@@ -700,8 +700,8 @@ def _plan(parsed: ParsedCollection, problems: list[Problem], update_attributes: 
     updated = _plan_attributes(plan, parsed, catalogue, ids)
     combos, touched = _plan_combos(plan, parsed, ids)
     rederived = _plan_cards(plan, parsed, ids, combos)
-    plan.inputs_before = history.load_specs(rederived)
     affected = services.cards_affected_by_attributes(ids[key] for key in updated)
+    plan.inputs_before = history.load_specs(rederived | affected)
     affected |= services.cards_affected_by_combo(touched)
     _plan_derived(plan, affected - rederived, updated, combos)
     return plan

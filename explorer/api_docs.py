@@ -169,9 +169,9 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
         ),
         example="/api/cards/26/history",
         example_response=(
-            '{"token": 26, "changes": [{"date": "2026-11-30", "field": "rarity", "before": '
-            '"legendary", "after": "epic", "causes": [{"kind": "market", "what": "supply", '
-            '"slot": "paw", "attribute": "Rusty Ring", "before": 3, "after": 4}]}, …]}'
+            '{"token": 26, "changes": [{"date": "…", "field": "rarity…", "before": "…", '
+            '"after": "…", "causes": [{"kind": "market…", "what": "supply…", "slot": "…", '
+            '"attribute": "…", "before": …, "after": …}]}, …]}'
         ),
         fields=(
             Field("token", _("The card's token.")),

@@ -146,3 +146,31 @@ def test_the_demo_market_history_gives_real_timelines(db):
     # Each change's causes are market data of its own day.
     change = CardChange.objects.filter(field="rarity").first()
     assert change.causes and all(c["kind"] == "market" for c in change.causes)
+
+
+def test_an_import_that_updates_a_supply_records_it_as_the_cause(catalogue):
+    card = make_card(
+        43,
+        head=catalogue["crown"],
+        body=catalogue["armor"],
+        paw=catalogue["axe"],
+        background=catalogue["sky"],
+    )
+    data = _export()
+    (row,) = data["cards"]
+    for attribute in [*data["attributes"], row["equipped"]["paw"], *row["wardrobe"]]:
+        if attribute["name"] == "Axe":
+            attribute["supply"] = 4
+    import_collection(json.dumps(data), update_attributes=True)
+    change = CardChange.objects.get(card=card, field="rarity")
+    assert (change.before, change.after) == ("legendary", "epic")
+    assert change.causes == [
+        {
+            "kind": "market",
+            "what": "supply",
+            "slot": "paw",
+            "attribute": "Axe",
+            "before": 3,
+            "after": 4,
+        }
+    ]

@@ -123,6 +123,7 @@ BAD_PARAMS: dict[tuple[str, str], tuple[str, str]] = {
         }.items()
     },
     ("slab", "date"): ("yesterday", "invalid_parameter"),
+    ("card", "as"): ("2026-02-30", "bad_date"),
     ("oembed", "url"): ("not a url", "malformed_url"),
     ("oembed", "format"): ("yaml", "bad_format"),
     ("oembed", "maxwidth"): ("٣", "bad_size"),

@@ -30,11 +30,13 @@ def _walk(patterns, namespace: str = ""):
 
 def page_names() -> list[str]:
     """Every named page of the site that takes no arguments (API and health excluded, and
-    what is for machines: robots.txt, the sitemaps, the site's preview picture)."""
+    what is for machines: robots.txt, the sitemaps, the site's preview picture, the Atom
+    feeds)."""
     return sorted(
         n
         for n in set(_walk(get_resolver().url_patterns))
         if not n.startswith(("api", "healthz", "favicon", "sharing:", "site:site-preview"))
+        and not n.endswith("-feed")
     )
 
 

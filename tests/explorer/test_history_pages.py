@@ -92,6 +92,7 @@ def test_the_card_as_of_a_day_before_the_change(client, legend):
     html = client.get(f"/en/cards/4242/?as={day(6)}").content.decode()
     assert "as-of-banner" in html
     assert "rarity-bg-legendary" in html
+    assert '<meta name="robots" content="noindex">' in html  # a past day is not the card
     now = client.get("/en/cards/4242/").content.decode()
     assert "as-of-banner" not in now and "rarity-bg-epic" in now
     data = client.get(f"/api/cards/4242?as={day(6)}").json()

@@ -82,6 +82,20 @@ def card_rows():
     card = make_card(7)
     combo = Combo.objects.create(name="Capped Vest", rarity="epic")
     combo.attributes.set([card.head, card.body])
+    # Market data by day, the changes it makes, the rules version (issue 29).
+    import datetime
+    import json
+
+    from cards.history import record_rules_version
+    from cards.market import import_market
+
+    day = (datetime.date.today() - datetime.timedelta(days=1)).isoformat()
+    rows = [
+        {"date": day, "slot": "paw", "attribute": card.paw.name, "supply": 2},
+        {"date": day, "card": card.token, "getgems_rank": 3},
+    ]
+    import_market(json.dumps(rows))
+    record_rules_version()
     for model in registered_card_models():
         assert model.objects.exists(), model
 
