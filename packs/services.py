@@ -110,17 +110,14 @@ def request_key(session_key: str, form_token: str) -> str:
 
 def day_seed(day: dt.date) -> DaySeed:
     """The day's server seed, made (32 bytes from ``secrets``) the first time it is asked
-    for. Making it renews the cached pool pages: they show its commitment, and the
-    day before's seed, revealed."""
+    for."""
     found = DaySeed.objects.filter(day=day).first()
     if found is not None:
         return found
     seed = secrets.token_bytes(SERVER_SEED_BYTES)
     try:
         with transaction.atomic():
-            made = DaySeed.objects.create(day=day, seed=seed.hex(), commitment=commitment(seed))
-            versions.bump(VERSION)
-            return made
+            return DaySeed.objects.create(day=day, seed=seed.hex(), commitment=commitment(seed))
     except IntegrityError:  # another request made it meanwhile
         return DaySeed.objects.get(day=day)
 
@@ -130,16 +127,19 @@ def today() -> DaySeed:
     return day_seed(selectors.utc_today())
 
 
-_made: list[dt.date] = []  # the day this process last made sure of (one per process)
+_seen: list[dt.date] = []  # the day this process last began (one per process)
 
 
 def ensure_today() -> None:
-    """Make today's seed if no one has yet — once a day per process, no query otherwise.
-    The pages call it before their cache: the day's first visit renews them."""
+    """At a process's first request of a UTC day: make the day's seed if no one has, and
+    renew the cached booster pages, which show its commitment and the day before's seed,
+    now revealed. No query otherwise. The pages call it before their cache (a bump
+    during a render would leave that render cached under the version before)."""
     day = selectors.utc_today()
-    if _made != [day]:
+    if _seen != [day]:
         today()
-        _made[:] = [day]
+        versions.bump(VERSION)
+        _seen[:] = [day]
 
 
 def _weights() -> dict[str, int]:
@@ -201,11 +201,17 @@ LEDGER_ATTEMPTS = 8
 
 
 def open_pack(
-    pool: Pool, session_key: str, form_token: str, client_seed: str, *, day: DaySeed | None = None
+    pool: Pool,
+    session_key: str,
+    form_token: str,
+    client_seed: str | None = None,
+    *,
+    day: DaySeed | None = None,
 ) -> Opened:
     """Open one pack of ``pool`` for the session with the player's ``client_seed`` (see
     the module docstring): the next entry of today's ledger (of ``day``'s, for the demo
-    data's earlier days).
+    data's earlier days). Without a client seed (a caller with no player: a command, a
+    test) the server proposes one, as the open page does without JavaScript.
 
     ``EmptyPoolError`` when the pool has no drawable card: nothing is stored.
     """
@@ -218,6 +224,8 @@ def open_pack(
         raise EmptyPoolError(pool.slug)
     version = odds_version(pool, pool_now)
     day = day or today()
+    if client_seed is None:
+        client_seed = secrets.token_hex(8)
     server_seed = bytes.fromhex(day.seed)
     for _attempt in range(LEDGER_ATTEMPTS):
         last = (

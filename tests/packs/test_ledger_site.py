@@ -285,3 +285,16 @@ def test_the_ledger_json_is_canonical_utf8(client, site) -> None:
     open_with(client, "ключ")
     body = client.get(api("ledger", date=today().isoformat())).content
     assert json.loads(body)["entries"][0]["client_seed"] == "ключ"
+
+
+def test_a_new_day_renews_the_cached_pool_page(client, site, monkeypatch) -> None:
+    page = url("pool-detail", slug="night-sky")
+    first = client.get(page).content.decode()
+    today_seed = DaySeed.objects.get(day=today())
+    assert today_seed.commitment in first and today_seed.seed not in first
+    tomorrow = today() + dt.timedelta(days=1)
+    monkeypatch.setattr(selectors, "utc_today", lambda: tomorrow)
+    second = client.get(page).content.decode()
+    new_seed = DaySeed.objects.get(day=tomorrow)
+    assert new_seed.commitment in second and new_seed.seed not in second
+    assert today_seed.seed in second  # the day before's seed, revealed
