@@ -1,7 +1,7 @@
 """The arena's wiki tables, registered from ``ArenaConfig.ready()``:
 
 - ``{{ arena_match_rules }}`` — the match's numbers (energy, costs, points, clock, turn
-  limit), from ``engine.slabs``.
+  limit), from ``engine.arena.slabs``.
 - ``{{ arena_bots }}`` — the bots a player can face.
 - ``{{ arena_balance }}`` (live) — the latest balance report: the first player's results
   against the second's, win rates by tier, by element advantage, by the opening slabs'

@@ -2,7 +2,7 @@
 team rules the engine enforces, and the site's own team errors and notices.
 
 ``core.narration.Registry`` families, one registration per code the engine (or the site)
-can emit (``engine.slabs.SLAB_CODES``, ``engine.arena.EVENT_CODES``,
+can emit (``engine.arena.slabs.SLAB_CODES``, ``engine.arena.match.EVENT_CODES``,
 ``engine.arena.ILLEGAL_CODES``, the ``InvalidTeamError`` codes in ``TEAM_RULE_CODES``,
 ``arena.services.TEAM_ERROR_CODES``, ``NOTICE_CODES``), each with its sentence, the
 Leagues section that explains it (an ``arena.anchors.Section``) and how a page shows it (a
@@ -74,7 +74,7 @@ class Display(StrEnum):
     INFO = "info"
 
 
-#: The codes of ``engine.slabs.InvalidTeamError`` (``validate_team``, and ``bracket`` from
+#: The codes of ``engine.arena.slabs.InvalidTeamError`` (``validate_team``, and ``bracket`` from
 #: ``engine.arena.Lineup``); a test finds them in the engine's source.
 TEAM_RULE_CODES = ("not_stats", "size", "duplicate", "too_many_limited", "bracket")
 #: The site's own notices about a match (not the engine's).
@@ -655,7 +655,7 @@ TEAM_ERRORS.fixed(
 
 def team_error(error: Any) -> str:
     """A team the site (``arena.services.TeamError``) or a rule of the engine
-    (``engine.slabs.InvalidTeamError``) refused, in words; by its ``code`` and ``params``."""
+    (``engine.arena.slabs.InvalidTeamError``) refused, in words; by its ``code`` and ``params``."""
     if isinstance(error, TeamError):
         return TEAM_ERRORS.say(error.code if error.code in TEAM_ERRORS else "bad_op", error.params)
     return TEAM_RULES.say(error.code if error.code in TEAM_RULES else "not_stats", error.params)

@@ -641,7 +641,7 @@ def start_match(
 ) -> ArenaMatch:
     """Start a match: the player's team (``lead`` first, on the field) against a bot team
     drawn to fit the same bracket on the match day (today, UTC). Raises TeamError, or
-    engine.slabs.InvalidTeamError (a rule or the bracket's cap; ``code`` says which)."""
+    engine.arena.slabs.InvalidTeamError (a rule or the bracket's cap; ``code`` says which)."""
     now = now or timezone.now()
     day = selectors.match_day(now)
     ids = list(asset_ids)

@@ -1,7 +1,7 @@
 """The bridge: the only place that turns arena rows into engine inputs (and back).
 
 Rows are ``arena.models.Slab`` (lasting facts) plus a ``Decimal`` value for the day; the
-engine takes ``engine.slabs.Slab`` and ``SlabStats``. A match stores its two teams as JSON
+engine takes ``engine.arena.slabs.Slab`` and ``SlabStats``. A match stores its two teams as JSON
 snapshots (``team_to_json``) so a later change to a slab or its values never alters a
 stored match; ``team_from_json`` rebuilds them exactly (money as decimal strings).
 """

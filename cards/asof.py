@@ -55,7 +55,7 @@ _FACT = {
     "rank": "getgems_rank",
 }
 _SUPPLY_TERMS = frozenset({"supply", *SUPPLY_FIELDS})
-# Recorded field → stored columns (engine.causes.FIELDS).
+# Recorded field → stored columns (engine.card.causes.FIELDS).
 _COLUMNS = ("rarity", "role", "skill_affinity", "active_skill", "energy_cost", "atk", "hp")
 _COLUMNS += ("defense", "ability", "getgems_rank", "starter")
 

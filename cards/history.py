@@ -3,7 +3,7 @@
 Service functions (plain calls a task can make, each in one transaction):
 
 * ``record_changes(day, before, after, changes)``: derive the cards before and after
-  their inputs changed, store each changed field with its causes (``engine.causes``) as a
+  their inputs changed, store each changed field with its causes (``engine.card.causes``) as a
   ``CardChange``, and store the new derived columns.
 * ``record_card_imports(day, before)``: the same after a collection import changed what
   cards equip or own (``cards.transfer`` calls it with the cards as they were).
@@ -32,7 +32,7 @@ from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from core.memo import memo
-from engine import causes as why
+from engine.card import causes as why
 from engine.card.derive import derive
 from engine.data import RULES_CHANGELOG, RULES_VERSION
 from engine.serialize import card_to_json
@@ -91,7 +91,7 @@ def record_changes(
     with its causes, and the cards' new derived columns. Returns the CardChange rows made.
 
     ``changes`` is each card's changed inputs (or one list for every card); ``before``
-    holds each card's inputs (or its recorded facts, ``engine.causes.facts``) before them.
+    holds each card's inputs (or its recorded facts, ``engine.card.causes.facts``) before them.
     """
     rows: list[CardChange] = []
     updates: list[tuple[int, tuple[Any, ...]]] = []

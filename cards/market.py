@@ -27,7 +27,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from engine import causes as why
+from engine.card import causes as why
 from engine.types import CardSpec, Slot
 
 from . import history, services

@@ -525,7 +525,7 @@ class RulesVersion(models.Model):
 class CardChange(models.Model):
     """One field of a card that changed on ``date``, from ``before`` to ``after``, and why.
 
-    ``causes`` is a list of ``engine.causes`` cause objects (``{"kind": "market" | "card"
+    ``causes`` is a list of ``engine.card.causes`` cause objects (``{"kind": "market" | "card"
     | "rules", …}``). ``tier_change`` marks a change of rarity (the changes page lists
     those first).
     """

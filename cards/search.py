@@ -166,7 +166,7 @@ def _fact_condition(term: Term) -> Q:
     if fact == "combo":
         return _combo_condition()
     if fact == "fragile":
-        return Q(tier_fragile=True)  # stored with the derivation (engine.fragility)
+        return Q(tier_fragile=True)  # stored with the derivation (engine.card.fragility)
     return _cards_equipping(Attribute.objects.filter(kind=fact).values("id"))  # god, premium
 
 

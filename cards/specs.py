@@ -41,8 +41,8 @@ from modeltranslation.utils import build_localized_fieldname
 from core.memo import cached
 from core.prepared import Prepared
 from engine.card.derive import derive
+from engine.card.fragility import is_fragile
 from engine.card.rarity import decide_rarity, format_score
-from engine.fragility import is_fragile
 from engine.types import (
     AttributeKind,
     AttributeSpec,
@@ -278,7 +278,7 @@ def derived_fields(breakdown: Breakdown, card: CardSpec) -> dict[str, Any]:
     ``decided:`` finds); ``near_rank`` the rank of the rarest rarity one swap from the
     card's own wardrobe reaches (``near_rarity``; what ``near:`` finds).
     ``tier_fragile`` whether one step of market data lowers the rarity
-    (``engine.fragility``).
+    (``engine.card.fragility``).
     """
     score = breakdown.wardrobe_score
     return {

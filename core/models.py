@@ -58,13 +58,11 @@ class BotMatch(models.Model):
 
     @classmethod
     def status_of(cls, state: Any) -> str:
-        """The stored status of an engine state (either game's: ``over``, and ``winner``
-        0 for the player's side A, 1 for the bot, None for a draw)."""
-        if not state.over:
-            return cls.Status.ACTIVE
-        if state.winner is None:
-            return cls.Status.DRAW
-        return cls.Status.WON if state.winner == 0 else cls.Status.LOST
+        """The stored status of an engine state (either game's ``result``: ``"a"`` the
+        player's side, ``"b"`` the bot, ``"draw"``, None while it runs)."""
+        return {"a": cls.Status.WON, "b": cls.Status.LOST, "draw": cls.Status.DRAW}.get(
+            state.result, cls.Status.ACTIVE
+        )
 
 
 class BalanceRun(models.Model):

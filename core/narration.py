@@ -1,7 +1,7 @@
 """Codes into sentences: one registration per code the engine can emit.
 
 The engine speaks in stable codes with parameters — derivation trace steps
-(``engine.trace.CODES``), next-tier needs (``engine.trace.NEEDS``), match events and
+(``engine.card.trace.CODES``), next-tier needs (``engine.card.trace.NEEDS``), match events and
 refusals, the slab arena's steps and events. Each family has one ``Registry`` here on the
 site side; each code is registered once, with
 
@@ -20,7 +20,7 @@ A registry knows the codes its engine family can emit, so a test can ask it for 
 that have no sentence (``missing()``) and for sentences of codes the engine no longer
 emits (``unknown()``)::
 
-    TRACE = Registry("trace", engine.trace.CODES)
+    TRACE = Registry("trace", engine.card.trace.CODES)
 
     @TRACE.register("rarity.burned_stickers", section="burned_stickers", rule="burned_stickers")
     def _burned(p, v):

@@ -1,6 +1,6 @@
 """The engine's codes in words: every trace step and next-tier need, registered once.
 
-The engine returns data (``engine.trace.CODES``, ``engine.trace.NEEDS``); each code is
+The engine returns data (``engine.card.trace.CODES``, ``engine.card.trace.NEEDS``); each code is
 registered here on a ``core.narration.Registry`` with its sentence (in the active
 language), the wiki section that explains it and, for the rarity rules, the rule it
 belongs to. A test proves that every code the engine can emit has a sentence in English
@@ -777,7 +777,7 @@ def compare_sentence(
 
 
 # ---------------------------------------------------------------------------
-# How safe is this tier (engine.fragility)
+# How safe is this tier (engine.card.fragility)
 
 
 def tier_safety(drop: Any, current: object) -> str:

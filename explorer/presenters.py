@@ -35,9 +35,9 @@ from core.links import route_path, token_path
 from core.memo import table
 from core.narration import Kept
 from engine.card.derive import derive
+from engine.card.fragility import weakest_change
 from engine.card.rarity import format_score, paths_to, tier_of
 from engine.data import RULE_KEYS
-from engine.fragility import weakest_change
 from engine.types import (
     AttributeKind,
     Breakdown,

@@ -23,7 +23,7 @@ from cards import asof, history
 from cards.models import Card, CardChange
 from cards.query import Query
 from core.labels import NONE_LABEL, card_title, label_of, template_label
-from engine.causes import FIELDS
+from engine.card.causes import FIELDS
 from engine.data import RULES_VERSION
 from engine.types import CardSpec, EffectKind, EffectSlot, Rarity, Role, Skill, Slot
 

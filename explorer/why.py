@@ -6,7 +6,7 @@ failing clause is about something the card itself could change — what it wears
 own wardrobe, its burned stickers, its GetGems rank — the what-ifs are tried nearest
 first: one swap from the wardrobe, one rank, one sticker count (the values the query
 names, and the card page's ways up), then a swap with a rank or a sticker count. Each is
-derived (``explorer.whatif.apply``, ``engine.derive``) and checked against the whole
+derived (``explorer.whatif.apply``, ``engine.card.derive``) and checked against the whole
 query, so a suggested permalink is known to match. At most ``MAX_TRIES`` derivations.
 """
 

@@ -16,8 +16,8 @@ from cards.models import Card
 from cards.query import parse
 from cards.search import search_cards
 from cards.specs import card_spec
+from engine.card.fragility import weakest_change
 from engine.card.rarity import decide_rarity
-from engine.fragility import weakest_change
 from engine.types import CardSpec
 
 

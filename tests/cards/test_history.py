@@ -14,7 +14,7 @@ from cards.market import import_market
 from cards.models import Card, CardChange, RulesVersion
 from cards.specs import card_spec
 from cards.transfer import export_collection, import_collection
-from engine.card.derive import clear_caches
+from engine.caches import clear_caches
 from engine.data import RULES_VERSION, AtMost, RuleChange
 from engine.types import Rarity
 
@@ -44,7 +44,7 @@ def test_a_new_rules_version_records_what_it_changed_and_why(ranked, monkeypatch
     change = RuleChange("GETGEMS_RANK_TIERS", "legendary ≤ 5", "legendary ≤ 6")
     monkeypatch.setattr(history, "RULES_CHANGELOG", (change,))
     monkeypatch.setattr(
-        "engine.rarity.GETGEMS_RANK_TIERS",
+        "engine.card.rarity.GETGEMS_RANK_TIERS",
         (AtMost(Rarity.LEGENDARY, 6), AtMost(Rarity.EPIC, 80), AtMost(Rarity.RARE, 200)),
     )
     clear_caches()  # the rank rule's results are memoised per rank

@@ -1,10 +1,17 @@
-"""engine.causes: the causes of a change are found by deriving without each changed input."""
+"""engine.card.causes: the causes of a change are found by deriving without each changed input."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from engine.causes import EquipChange, OwnedChange, RankChange, RulesChange, SupplyChange, explain
+from engine.card.causes import (
+    EquipChange,
+    OwnedChange,
+    RankChange,
+    RulesChange,
+    SupplyChange,
+    explain,
+)
 from engine.types import AttributeSpec, CardSpec, Slot
 
 

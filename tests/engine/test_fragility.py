@@ -1,4 +1,4 @@
-"""How safe a tier is (engine.fragility): the smallest single change of supply or rank
+"""How safe a tier is (engine.card.fragility): the smallest single change of supply or rank
 that lowers a card's rarity, on hand-made cards."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from hypothesis import HealthCheck, given, settings
 
+from engine.card.fragility import is_fragile, weakest_change
 from engine.card.rarity import decide_rarity
-from engine.fragility import is_fragile, weakest_change
 from engine.types import AttributeKind, AttributeSpec, CardSpec, ComboSpec, Rarity, Slot
 
 from .strategies import cards

@@ -1,6 +1,6 @@
 """Slab arena tables (docs/rules.md §8): ``{{ slab_stat_book }}`` and ``{{ slab_brackets }}``.
 
-Registered when ``wiki.macros`` is imported; every number comes from ``engine.slabs``
+Registered when ``wiki.macros`` is imported; every number comes from ``engine.arena.slabs``
 (the stat book's data tables), none is typed here. Slab tiers and bracket names stay in
 Latin letters in Russian, as the leagues page writes them ("тир epic", "rookie").
 """
