@@ -30,7 +30,7 @@ from .models import (
     RankRecord,
     SupplyRecord,
 )
-from .query import SUPPLY_FIELDS, And, Node, Not, Or, Query, Term, Word, walk
+from .query import SUPPLY_FIELDS, Node, Query, Term, Word, holds, walk
 
 __all__ = ["as_of_condition", "facts_as_of", "matching"]
 
@@ -178,23 +178,18 @@ def matching(query: Query, facts: dict[int, dict[str, Any]]) -> set[int]:
             static[key] = set(found.values_list("id", flat=True))
         return static[key]
 
-    def holds(node: Node | None, card_id: int) -> bool:
-        if node is None:
-            return True
-        if isinstance(node, Not):
-            return not holds(node.child, card_id)
-        if isinstance(node, And):
-            return all(holds(child, card_id) for child in node.children)
-        if isinstance(node, Or):
-            return any(holds(child, card_id) for child in node.children)
-        if isinstance(node, Term):
-            answer = _timely(node, facts[card_id])
+    def leaf_holds(leaf: Term | Word, card_id: int) -> bool:
+        if isinstance(leaf, Term):
+            answer = _timely(leaf, facts[card_id])
             if answer is not None:
                 return answer
-        assert isinstance(node, (Term, Word))
-        return card_id in by_database(node)
+        return card_id in by_database(leaf)
 
-    return {card_id for card_id in ids if holds(query.root, card_id)}
+    return {
+        card_id
+        for card_id in ids
+        if holds(query.root, lambda leaf, card_id=card_id: leaf_holds(leaf, card_id))
+    }
 
 
 def as_of_condition(query: Query, found: Q) -> Q:

@@ -53,8 +53,10 @@ from .query import (
     _term_sentence,
     _word_sentence,
     value_label,
+    walk,
     word_token,
 )
+from .query import holds as query_holds
 
 __all__ = [
     "Check",
@@ -463,15 +465,7 @@ def _clause(leaf: Term | Word, written: dict[int, str]) -> str:
 
 def leaves(node: Node | None) -> Iterator[Term | Word]:
     """The leaves of the tree in query order."""
-    if node is None:
-        return
-    if isinstance(node, Not):
-        yield from leaves(node.child)
-    elif isinstance(node, And | Or):
-        for child in node.children:
-            yield from leaves(child)
-    else:
-        yield node
+    return (leaf for leaf, _negated in walk(node))
 
 
 def check(leaf: Term | Word, facts: Facts, written: dict[int, str] | None = None) -> Check:
@@ -487,15 +481,7 @@ def checks(query: Query, facts: Facts, text: str = "") -> list[Check]:
 
 def holds(node: Node | None, facts: Facts) -> bool:
     """Whether the tree holds for the card (starter cards not left out)."""
-    if node is None:
-        return True
-    if isinstance(node, Not):
-        return not holds(node.child, facts)
-    if isinstance(node, And):
-        return all(holds(child, facts) for child in node.children)
-    if isinstance(node, Or):
-        return any(holds(child, facts) for child in node.children)
-    return check(node, facts).ok
+    return query_holds(node, lambda leaf: check(leaf, facts).ok)
 
 
 def matches(query: Query, facts: Facts) -> bool:

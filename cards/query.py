@@ -403,6 +403,28 @@ def walk(node: Node | None, negated: bool = False) -> Iterator[tuple[Term | Word
         yield node, negated
 
 
+def holds(node: Node | None, leaf_holds: Callable[[Term | Word], bool]) -> bool:
+    """Whether the tree holds, given whether each leaf does: the query's and/or/not over
+    ``leaf_holds`` (an empty query holds). The one evaluator outside the database: the
+    explanations and the searches of a past day.
+
+    >>> tree = parse("r:epic or -atk>3").root
+    >>> holds(tree, lambda leaf: leaf.field == "rarity")
+    True
+    >>> holds(tree, lambda leaf: leaf.field == "atk")
+    False
+    """
+    if node is None:
+        return True
+    if isinstance(node, Not):
+        return not holds(node.child, leaf_holds)
+    if isinstance(node, And):
+        return all(holds(child, leaf_holds) for child in node.children)
+    if isinstance(node, Or):
+        return any(holds(child, leaf_holds) for child in node.children)
+    return leaf_holds(node)
+
+
 @dataclass(frozen=True, slots=True)
 class QueryWarning:
     """A part of the text the search read and ignored: a stable ``code``, the ``message``
