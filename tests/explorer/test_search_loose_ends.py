@@ -53,3 +53,40 @@ def test_the_header_search_says_a_word_it_ignored_beside_the_cards_it_found(clie
     assert f'<span class="count">({legendary})</span>' in html
     assert "has no letter or digit, so the search ignored it." in text(response)
     assert "so it finds no card" not in text(response)
+
+
+# --- 2. the search help names every part of the language -----------------------------
+
+
+def _language_keys() -> list[str]:
+    """Every name the query language reads before a ``:`` or an operator, as written."""
+    from cards.query import FACTS, FIELD_BY_NAME, HAS_FACTS
+
+    keys = list(FIELD_BY_NAME)
+    keys += [f"is:{n}" for key, aliases in FACTS.items() for n in (key, *aliases)]
+    keys.append("not:")  # the opposite of any is: fact
+    keys += [f"has:{n}" for key, aliases in HAS_FACTS.items() for n in (key, *aliases)]
+    return [*keys, "sort", "order", "as:YYYY-MM-DD"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_search_help_names_every_key_of_the_language(client, lang):
+    from cards.query import SORTS
+
+    html = client.get(f"/{lang}/cards/help/").content.decode()
+    missing = [
+        key
+        for key in _language_keys()
+        if not re.search(rf"<code>-?{re.escape(key)}(?=[<:=!&\s])", html)
+    ]
+    assert not missing, missing
+    sort_row = re.search(r"<code>sort</code>.*?</tr>", html, re.S).group(0)
+    assert [key for key in SORTS if not re.search(rf"\b{key}\b", sort_row)] == []
+
+
+def test_the_search_help_explains_as_of_with_an_example_that_works(client, demo):
+    html = client.get("/en/cards/help/").content.decode()
+    section = html[html.index('id="as-of"') :]
+    assert "as it was on that day" in section
+    example = re.search(r"<code>(as:\d{4}-\d\d-\d\d [^<]+)</code>", section).group(1)
+    assert client.get("/en/cards/", {"q": example}).status_code == 200
