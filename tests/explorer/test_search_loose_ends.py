@@ -90,3 +90,31 @@ def test_the_search_help_explains_as_of_with_an_example_that_works(client, demo)
     assert "as it was on that day" in section
     example = re.search(r"<code>(as:\d{4}-\d\d-\d\d [^<]+)</code>", section).group(1)
     assert client.get("/en/cards/", {"q": example}).status_code == 200
+
+
+# --- 3. the card list offers its search as a feed ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"), [("en", "Follow this search (Atom)"), ("ru", "Следить за поиском (Atom)")]
+)
+def test_the_card_list_offers_its_search_as_an_atom_feed(client, demo, lang, said):
+    response = client.get(f"/{lang}/cards/", {"q": 'r:legendary "qx mitten"'})
+    html = response.content.decode()
+    feed = f"/{lang}/changes/search.atom?q=r%3Alegendary+%22qx+mitten%22"
+    head = html[: html.index("</head>")]
+    assert re.search(
+        rf'<link rel="alternate" type="application/atom\+xml" title="[^"<]*&quot;qx mitten&quot;'
+        rf'[^"<]*" href="{re.escape(feed)}">',
+        head,
+    ), head
+    link = re.search(rf'<a href="{re.escape(feed)}"[^>]*>([^<]+)</a>', html)
+    assert link and link.group(1) == said
+    answer = client.get(feed)
+    assert answer.status_code == 200
+    assert answer["Content-Type"].startswith("application/atom+xml")
+
+
+def test_the_unfiltered_card_list_has_no_search_to_follow(client, demo):
+    html = client.get("/en/cards/").content.decode()
+    assert "search.atom" not in html
