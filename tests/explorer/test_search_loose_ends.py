@@ -118,3 +118,65 @@ def test_the_card_list_offers_its_search_as_an_atom_feed(client, demo, lang, sai
 def test_the_unfiltered_card_list_has_no_search_to_follow(client, demo):
     html = client.get("/en/cards/").content.decode()
     assert "search.atom" not in html
+
+
+# --- 4. the advanced search writes the new predicates --------------------------------
+
+
+def _written(response) -> str:
+    from urllib.parse import parse_qs, urlsplit
+
+    assert response.status_code == 302, response.content.decode()[:400]
+    return parse_qs(urlsplit(response["Location"]).query)["q"][0]
+
+
+def test_the_advanced_form_writes_the_engines_predicates(client, demo):
+    from cards.query import parse
+    from cards.search import search_cards
+
+    response = client.get(
+        "/en/cards/advanced/",
+        {
+            "owns": "qx mitten",
+            "decided": ["supply_count", "getgems_rank"],
+            "near": "epic",
+            "effect": "burn",
+            "is_fragile": "yes",
+            "as_of": "2026-11-01",
+            "order": "atk",
+        },
+    )
+    q = _written(response)
+    assert q == (
+        'owns:"qx mitten" (decided:supply_count or decided:getgems_rank) near:epic '
+        "effect:burn is:fragile as:2026-11-01 sort:-atk"
+    )
+    parse(q)  # the language reads what the form writes
+    assert client.get(response["Location"]).status_code == 200
+    one = _written(client.get("/en/cards/advanced/", {"decided": ["combo"], "is_fragile": "no"}))
+    assert one == "decided:combo not:fragile"
+    assert search_cards(one).count() == search_cards("decided:combo -is:fragile").count()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_advanced_form_offers_the_new_predicates(client, demo, lang):
+    html = client.get(f"/{lang}/cards/advanced/").content.decode()
+    for name in ("owns", "decided", "near", "effect", "is_fragile", "as_of"):
+        assert f'name="{name}"' in html, name
+    assert 'type="date"' in html
+    assert 'value="supply_count"' in html and 'value="burn"' in html
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("2999-01-01", "is in the future"), ("01.11.2026", "is not a date"), ("x", "is not a date")],
+)
+def test_the_advanced_form_refuses_a_bad_day(client, demo, value, said):
+    response = client.get("/en/cards/advanced/", {"as_of": value})
+    assert response.status_code == 400
+    assert said in text(response)
+
+
+def test_the_advanced_form_refuses_an_unknown_rule(client, demo):
+    response = client.get("/en/cards/advanced/", {"decided": ["nonsense"], "near": "free"})
+    assert response.status_code == 400
