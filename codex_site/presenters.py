@@ -8,9 +8,10 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from cards.models import Card
-from cards.query import QueryError, describe, is_card_syntax, parse
+from cards.query import Query, QueryError, describe, is_card_syntax, parse
 from cards.search import search_cards, search_count
 from core.links import route_path
 from core.memo import memo
@@ -47,6 +48,8 @@ class SiteSearchPage:
     searched: bool = False
     #: For a question ("how energy works"): the wiki page that answers it, shown first.
     best: WikiHit | None = None
+    #: What the card search read and ignored (as the card list says it).
+    warnings: list[str] = field(default_factory=list)
 
 
 SITE_SEARCH_CARDS = 8
@@ -65,15 +68,21 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
     rows: list[CardRow] = []
     count = 0
     described: list[str] = []
+    warnings: list[str] = []
     try:
         query = parse(text)
     except QueryError as error:
         card_error = query_problem(text, error, error.message)
     else:
-        found = search_cards(query)
-        count = search_count(query, found)
-        rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
-        described = describe(query)
+        warnings = [w.message for w in query.warnings]
+        if _all_words_ignored(query):
+            # "???" would otherwise find every card: nothing it typed was read.
+            warnings.append(_("Nothing in this search could be read, so it finds no card."))
+        else:
+            found = search_cards(query)
+            count = search_count(query, found)
+            rows = card_rows(found, SITE_SEARCH_CARDS) if count else []
+            described = describe(query)
     found = (
         wiki_search.find(wiki_search.parse_query(text)) if wiki_search.query_terms(text) else None
     )
@@ -114,7 +123,13 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         wiki_url=wiki_url,
         searched=True,
         best=best,
+        warnings=warnings,
     )
+
+
+def _all_words_ignored(query: Query) -> bool:
+    """Whether the search had words and ignored every one (no filter left to apply)."""
+    return query.root is None and any(w.code == "ignored_word" for w in query.warnings)
 
 
 # ---------------------------------------------------------------------------

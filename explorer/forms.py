@@ -20,7 +20,17 @@ from django.utils.translation import gettext_lazy as _
 
 from cards.forms import parse_token
 from cards.models import Card
-from cards.query import DEFAULT_SORT, MAX_LENGTH, SORTS, Query, QueryError, parse, with_sort
+from cards.query import (
+    DEFAULT_SORT,
+    FIELD_BY_NAME,
+    MAX_LENGTH,
+    SORTS,
+    Query,
+    QueryError,
+    parse,
+    value_label,
+    with_sort,
+)
 from core.forms import (
     AsciiDecimalField,
     AsciiIntegerField,
@@ -346,7 +356,10 @@ class AdvancedSearchForm(forms.Form):
         ("combo", _("Wears a complete combo")),
         ("god", _("Wears a god attribute")),
         ("premium", _("Wears a premium skin")),
+        ("fragile", _("Fragile: one more print or a rank one place worse drops its tier")),
     )
+    # The engine's answers (issue 30), as choices: (query field, form field).
+    ENGINE = ("decided", "near", "effect")
     TRI = (("", _("either")), ("yes", _("yes")), ("no", _("no")))
 
     name = forms.CharField(label=_("Card name"), required=False, max_length=100)
@@ -365,6 +378,14 @@ class AdvancedSearchForm(forms.Form):
         choices=(("", _("leave out")), ("include", _("include")), ("only", _("only these"))),
     )
     supply = _bounded(_("An equipped attribute with supply at most"))
+    owns = forms.CharField(
+        label=_("Owns the attribute (worn or not)"), required=False, max_length=100
+    )
+    decided = MultipleChoiceField(
+        label=_("Rarity decided by"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+    near = ChoiceField(label=_("One swap from its own wardrobe reaches"), required=False)
+    effect = ChoiceField(label=_("Has the effect"), required=False)
     has_rank = ChoiceField(label=_("Has a GetGems rank"), required=False, choices=TRI)
     order = ChoiceField(label=_("Sort by"), required=False)
     direction = ChoiceField(
@@ -382,6 +403,17 @@ class AdvancedSearchForm(forms.Form):
         self.fields["role"].choices = [(r.value, label(r)) for r in Role]
         self.fields["skill"].choices = [(s.value, label(s)) for s in Skill]
         self.fields["order"].choices = [(key, capfirst(str(name))) for key, name in SORTS.items()]
+        for key in self.ENGINE:
+            spec = FIELD_BY_NAME[key]
+            choices = [(value, capfirst(value_label(spec, value))) for value in spec.choices]
+            empty = [] if key == "decided" else [("", _("any"))]
+            self.fields[key].choices = empty + choices
+        # The collection as it was that day (as:YYYY-MM-DD); a browser's date picker.
+        self.fields["as_of"] = DayField(
+            label=_("As it was on"),
+            required=False,
+            widget=forms.TextInput(attrs={"type": "date", "placeholder": "YYYY-MM-DD"}),
+        )
         for key, text in self.NUMBERS:
             high = 10**9 - 1
             if key == "score":
@@ -445,12 +477,23 @@ class AdvancedSearchForm(forms.Form):
                 parts.append(f"{key}<={high}")
         if data.get("supply") is not None:
             parts.append(f"supply<={data['supply']}")
+        if data.get("owns"):
+            parts.append(f"owns:{_quoted(data['owns'])}")
+        rules = data.get("decided") or []
+        if rules:
+            alternatives = " or ".join(f"decided:{rule}" for rule in rules)
+            parts.append(f"({alternatives})" if len(rules) > 1 else alternatives)
+        for key in ("near", "effect"):
+            if data.get(key):
+                parts.append(f"{key}:{data[key]}")
         if data.get("has_rank"):
             parts.append("has:rank" if data["has_rank"] == "yes" else "-has:rank")
         for key, _text in self.FACTS:
             answer = data.get(f"is_{key}")
             if answer:
                 parts.append(f"is:{key}" if answer == "yes" else f"not:{key}")
+        if data.get("as_of"):
+            parts.append(f"as:{data['as_of'].isoformat()}")
         order = data.get("order") or DEFAULT_SORT.lstrip("-")
         sort = order if data.get("direction") == "asc" else f"-{order}"
         return with_sort(" ".join(parts), sort)

@@ -861,6 +861,7 @@ class CardListPage:
     links: dict[str, str] = field(default_factory=dict)  # the list, search help, advanced
     warnings: list[str] = field(default_factory=list)  # what the search read and ignored
     why_link: str = ""  # a result's "Why?" address up to its token: "…/why/?q=…&card="
+    feed_url: str = ""  # this search as an Atom feed of the cards entering and leaving it
 
     @property
     def status(self) -> int:
@@ -956,6 +957,7 @@ def card_list_page(form: CardListForm) -> CardListPage:
         links=links,
         warnings=[w.message for w in query.warnings],
         why_link=f"{links['why_url']}?{urlencode({'q': text, 'card': ''})}" if text else "",
+        feed_url=f"{route_path('explorer:search-feed')}?{list_query(text)}" if text else "",
     )
 
 
