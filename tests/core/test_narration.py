@@ -99,7 +99,8 @@ def _registries() -> dict[str, list[Registry]]:
         "event": events,
         "dotted": [explorer.TRACE, arena.STAT_BOOK, *events],
         "refusal": [arena.REFUSALS, play.REFUSALS],
-        "IllegalActionError": [arena.REFUSALS, play.REFUSALS],
+        "IllegalActionError": [play.REFUSALS],
+        "IllegalArenaActionError": [arena.REFUSALS],
         "InvalidMoveError": [arena.REFUSALS],  # a refused attack of the arena
         "InvalidTeamError": [arena.TEAM_RULES],
         "InvalidDeckError": [play.DECK_ERRORS],
