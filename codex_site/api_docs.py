@@ -14,7 +14,7 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
         summary=_("Every endpoint of the API, with its address and the documentation."),
         example="/api/",
         example_response=(
-            '{"object": "list", "docs_url": "https://…/en/api/", "count": 11, "results": '
+            '{"object": "list", "docs_url": "https://…/en/api/", "count": 13, "results": '
             '[{"object": "endpoint", "key": "card-search", "app": "Explorer", "method": "GET", '
             '"path": "/api/cards", "summary": "…", "example": "https://…/api/cards?…"}, …]}'
         ),

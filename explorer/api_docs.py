@@ -1,7 +1,7 @@
 """The card API described for ``/api/`` and ``/<lang>/api/`` (``core.api`` registry).
 
 >>> [e.key for e in ENDPOINTS]
-['card-search', 'card', 'card-explain', 'card-history', 'bulk-cards']
+['card-search', 'card', 'card-history', 'card-explain', 'bulk-cards']
 """
 
 from __future__ import annotations
