@@ -56,9 +56,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from core.memo import Kept, cached, memo, shared
 
-from . import synonyms
-from .selectors import LANGUAGE_CODES
-from .stemming import CYRILLIC, fold, is_function_word, stem
+from .. import synonyms
+from ..selectors import LANGUAGE_CODES
+from ..stemming import CYRILLIC, fold, is_function_word, stem
 
 WORD = re.compile(r"\w+", re.UNICODE)
 MAX_TERMS = 12
@@ -294,13 +294,13 @@ def vocabulary() -> Vocabulary:
     version changes (any page saved or deleted): a search neither reads the directory
     nor unpickles thousands of words from the cache. A process that has not got it yet
     takes it from the shared cache when another process built it."""
-    from .selectors import DIRECTORY_DEPENDS_ON
+    from ..selectors import DIRECTORY_DEPENDS_ON
 
     return memo("wiki:vocabulary", DIRECTORY_DEPENDS_ON, _shared_vocabulary)
 
 
 def _shared_vocabulary() -> Vocabulary:
-    from .selectors import DIRECTORY_DEPENDS_ON
+    from ..selectors import DIRECTORY_DEPENDS_ON
 
     parts = ("2", synonyms.FINGERPRINT)
     return shared("wiki:vocabulary", DIRECTORY_DEPENDS_ON, parts, _read_vocabulary, 60 * 60 * 24)
@@ -310,8 +310,8 @@ def _read_vocabulary() -> Vocabulary:
     """Every published page's words, read in one pass. The bodies' plain texts are not
     put in the cache here: a thousand pages would push out of it what it holds (the
     process memos' generation among them), and results cache their own."""
-    from .rendering import plain_text
-    from .selectors import published_pages
+    from ..rendering import plain_text
+    from ..selectors import published_pages
 
     texts: list[str] = []
     for page in published_pages():
@@ -359,7 +359,7 @@ def headings(body: str) -> str:
 def _page_texts(page) -> list[tuple[str, str, str, str, str]]:
     """(lang, title, summary, plain body, headings) for each language the page is written
     in."""
-    from .rendering import plain_text
+    from ..rendering import plain_text
 
     texts = []
     for code in LANGUAGE_CODES:
@@ -411,7 +411,7 @@ _TABLE_ROW = "synonyms:2:"
 
 def reindex_all() -> int:
     """Rebuild the SQLite index from every page; returns how many pages were indexed."""
-    from .models import Page
+    from ..models import Page
 
     if not _sqlite():
         return 0
@@ -573,7 +573,7 @@ def _postgres_search(
 ) -> tuple[list[tuple[int, str, float]], bool]:
     from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 
-    from .models import Page
+    from ..models import Page
 
     operands = [op for t in terms if (op := _ts_term(t))]
     if not operands:
@@ -613,7 +613,7 @@ def _title_counts(terms: tuple[Term, ...], page_ids: list[int], anywhere: bool) 
     """``_sqlite_counts`` for PostgreSQL, which has no index of its own here: the words
     each (page, language) holds in its title (its headings are not kept apart there; of
     "anywhere" it says nothing, and the database's rank decides)."""
-    from .models import Page
+    from ..models import Page
 
     counts: Counter[tuple[int, str]] = Counter()
     fields = [f"title_{code}" for code in LANGUAGE_CODES]
@@ -683,7 +683,7 @@ def page_snippet_text(page, lang: str) -> tuple[str, str]:
 def _body_text(page, lang: str, *, fall_back: bool) -> tuple[str, str]:
     from core.translated import localized
 
-    from .rendering import plain_text
+    from ..rendering import plain_text
 
     updated = page.updated_at.timestamp() if page.updated_at else 0
     parts = (page.pk, page.revision_number, updated, lang, int(fall_back))
