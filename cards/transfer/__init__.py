@@ -53,10 +53,10 @@ from engine.types import (
     Slot,
 )
 
-from . import history, services
-from .messages import invalid_card_message
-from .models import EQUIPPED_FIELDS, Attribute, Card, Combo, allocate_attribute_ids
-from .specs import DERIVED_FIELDS, combo_specs, derived_fields, iter_card_specs
+from .. import history, services
+from ..messages import invalid_card_message
+from ..models import EQUIPPED_FIELDS, Attribute, Card, Combo, allocate_attribute_ids
+from ..specs import DERIVED_FIELDS, combo_specs, derived_fields, iter_card_specs
 
 __all__ = [
     "ImportBusy",
