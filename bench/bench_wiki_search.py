@@ -141,6 +141,7 @@ def grow(extra: int) -> None:
 
 def report(pages: int, rounds: int) -> None:
     from wiki import presenters, search
+    from wiki.search import snippets
 
     def database(query: str) -> None:
         presenters.search_results(query, "en")
@@ -164,7 +165,7 @@ def report(pages: int, rounds: int) -> None:
         db_ms = _median(lambda q=query: database(q), rounds)
         # The Python figure includes the database path's work once more: subtract it.
         py_ms = _median(lambda q=query: python(q), rounds) - db_ms
-        search._matches_cached.cache_clear()  # its memo made repeated rounds free
+        snippets._matches_cached.cache_clear()  # its memo made repeated rounds free
         cold_py = _median(lambda q=query: python(q), 1, clear=True) - db_ms
         print(
             f"- {query!r}: {found} results; results page with database highlights "
@@ -174,12 +175,12 @@ def report(pages: int, rounds: int) -> None:
 
 
 def _median(work, rounds: int, clear: bool = False) -> float:
-    from wiki import search
+    from wiki.search import snippets
 
     times = []
     for _ in range(rounds):
         if clear:
-            search._matches_cached.cache_clear()
+            snippets._matches_cached.cache_clear()
         started = time.process_time()
         work()
         times.append(time.process_time() - started)

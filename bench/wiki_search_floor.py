@@ -38,13 +38,13 @@ def main(argv: list[str] | None = None) -> int:
         from django.utils.html import escape
         from django.utils.safestring import mark_safe
 
-        import wiki.search
+        import wiki.search.highlights
         from bench.cold import endpoints_in_process
 
         settings.PAGE_CACHE_SECONDS = 0
         client = Client(HTTP_HOST="127.0.0.1")
         search = next(e for e in endpoints_in_process(client) if e.label == "wiki search")
-        highlighted = wiki.search._sqlite_highlight
+        highlighted = wiki.search.highlights._sqlite_highlight
 
         def unhighlighted(_parsed, asks):
             return [mark_safe(escape(ask.parts[0][2][:200])) for ask in asks]
@@ -65,11 +65,11 @@ def main(argv: list[str] | None = None) -> int:
             start = number * args.requests
             healthz = cpu_median(lambda _i: ("/healthz", ()), 0)
             with_marks = cpu_median(search.request, start)
-            wiki.search._sqlite_highlight = unhighlighted
+            wiki.search.highlights._sqlite_highlight = unhighlighted
             try:
                 without = cpu_median(search.request, start)
             finally:
-                wiki.search._sqlite_highlight = highlighted
+                wiki.search.highlights._sqlite_highlight = highlighted
             print(
                 f"round {number + 1}: /healthz {healthz * 1e3:.2f} ms; wiki search "
                 f"{with_marks * 1e3:.2f} ms ({healthz / with_marks:.3f} × /healthz); without "

@@ -362,7 +362,7 @@ def test_problems_are_translated(collection):
 
 
 def test_a_database_error_rolls_everything_back(collection, monkeypatch):
-    from cards import transfer
+    from cards.transfer import writing
 
     data = copy.deepcopy(collection)
     data["cards"][0]["name"] = "Renamed"
@@ -375,7 +375,7 @@ def test_a_database_error_rolls_everything_back(collection, monkeypatch):
         raise RuntimeError("disk full")
 
     # The new cards are written last, after the new attribute and the renamed card.
-    monkeypatch.setattr(transfer, "_write_new_cards", fail)
+    monkeypatch.setattr(writing, "_write_new_cards", fail)
     with pytest.raises(RuntimeError):
         import_collection(json.dumps(data))
     assert snapshot() == before
@@ -462,14 +462,15 @@ def test_the_command_exits_2_with_a_located_line_never_a_traceback(migrated_sqli
 
 
 def test_no_card_is_derived_while_the_write_transaction_is_open(collection, monkeypatch):
-    from cards import transfer
+    from cards.transfer import planning
+    from cards.transfer import writing as write_step
 
     data = copy.deepcopy(collection)
     for card in data["cards"]:
         card["burned_stickers"] += 1
     writing = []
     derived_while_writing = []
-    real_derive, real_run = transfer.derive, transfer._run
+    real_derive, real_run = planning.derive, write_step._run
 
     def derive(spec):
         derived_while_writing.append(bool(writing))
@@ -479,8 +480,8 @@ def test_no_card_is_derived_while_the_write_transaction_is_open(collection, monk
         writing.append(statement)
         return real_run(statement)
 
-    monkeypatch.setattr(transfer, "derive", derive)
-    monkeypatch.setattr(transfer, "_run", run)
+    monkeypatch.setattr(planning, "derive", derive)
+    monkeypatch.setattr(write_step, "_run", run)
     result = import_collection(json.dumps(data))
     assert result.cards["updated"] == 60 and writing
     assert derived_while_writing and not any(derived_while_writing)
@@ -489,13 +490,13 @@ def test_no_card_is_derived_while_the_write_transaction_is_open(collection, monk
 
 
 def test_a_change_while_the_import_is_prepared_makes_it_prepare_again(collection, monkeypatch):
-    from cards import transfer
     from cards.services import collection_changed
+    from cards.transfer import writing
 
     data = copy.deepcopy(collection)
     data["cards"][0]["name"] = "Renamed"
     plans = []
-    real_plan = transfer._plan
+    real_plan = writing._plan
 
     def plan(*args):
         made = real_plan(*args)
@@ -504,28 +505,28 @@ def test_a_change_while_the_import_is_prepared_makes_it_prepare_again(collection
             collection_changed()  # someone else writes between the plan and the write
         return made
 
-    monkeypatch.setattr(transfer, "_plan", plan)
+    monkeypatch.setattr(writing, "_plan", plan)
     result = import_collection(json.dumps(data))
     assert len(plans) == 2 and result.cards["updated"] == 1
     assert Card.objects.get(token=data["cards"][0]["token"]).name == "Renamed"
 
 
 def test_a_collection_that_keeps_changing_is_refused_unwritten(collection, monkeypatch):
-    from cards import transfer
     from cards.services import collection_changed
+    from cards.transfer import writing
 
     data = copy.deepcopy(collection)
     data["cards"][0]["name"] = "Renamed"
     before = snapshot()
-    real_plan = transfer._plan
+    real_plan = writing._plan
 
     def plan(*args):
         made = real_plan(*args)
         collection_changed()
         return made
 
-    monkeypatch.setattr(transfer, "_plan", plan)
-    with pytest.raises(transfer.ImportBusy):
+    monkeypatch.setattr(writing, "_plan", plan)
+    with pytest.raises(writing.ImportBusy):
         import_collection(json.dumps(data))
     assert snapshot() == before
     with pytest.raises(CommandError, match="Try again") as refused:

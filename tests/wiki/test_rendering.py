@@ -12,6 +12,8 @@ import wiki.macros
 import wiki.macros.registry
 import wiki.rendering
 import wiki.search
+import wiki.search.index
+import wiki.search.query
 import wiki.validation
 from wiki.rendering import (
     StaticResolver,
@@ -36,6 +38,8 @@ def render(text: str, lang: str = "en", **kwargs):
     [
         wiki.rendering,
         wiki.search,
+        wiki.search.index,
+        wiki.search.query,
         wiki.diff,
         wiki.importing,
         wiki.macros,
@@ -349,7 +353,7 @@ def test_every_pattern_in_the_wiki_is_linear():
     """The macro line once backtracked in cubic time; no pattern of the wiki may nest or
     chain quantifiers again (the wiki's own syntax is parsed with string operations)."""
     found = dict(_wiki_patterns())
-    assert "wiki.search.WORD" in found
+    assert "wiki.search.query.WORD" in found
     assert [
         name for name, p in found.items() if not _is_simple(list(_re_parser.parse(p.pattern)))
     ] == []

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from wiki import search, synonyms
 from wiki.models import Page
+from wiki.search import highlights
 
 from .conftest import make_page
 
@@ -33,10 +34,10 @@ def snippets(html: str) -> list[str]:
 def test_flags_follow_the_words_and_their_synonym_keys():
     key = synonyms.KEY_MARK + "skill"
     marked = f"the \x01skill\x02 {key} of \x01rariti\x02"
-    assert search._flags_of(marked) == [False, True, False, True]
+    assert highlights._flags_of(marked) == [False, True, False, True]
     # A word whose synonym key matched is marked too (the key follows its word).
-    assert search._flags_of(f"скилл \x01{key}\x02 навык") == [True, False]
-    assert search._flags_of("") == []
+    assert highlights._flags_of(f"скилл \x01{key}\x02 навык") == [True, False]
+    assert highlights._flags_of("") == []
 
 
 @given(
@@ -57,7 +58,7 @@ def test_flags_agree_with_reading_every_token(words):
             key = synonyms.KEY_MARK + word
             tokens.append(f"\x01{key}\x02" if key_marked else key)
         expected.append(marked or (has_key and key_marked))
-    assert search._flags_of(" ".join(tokens)) == expected
+    assert highlights._flags_of(" ".join(tokens)) == expected
 
 
 def test_the_words_found_are_marked_in_title_and_snippet(client):
@@ -139,7 +140,7 @@ def test_a_page_saved_without_its_index_is_still_highlighted(client):
 def test_a_texts_words_are_found_once_per_text(parts):
     """What a text's highlights keep of it (per part, joined by line breaks) is what
     reading the joined text word by word finds."""
-    facts = search._TextFacts(parts)
+    facts = highlights._TextFacts(parts)
     joined = "\n".join(parts)
     assert facts.counts == tuple(len(search.WORD.findall(p)) for p in parts)
     words = [m.span() for m in search.WORD.finditer(joined)]
