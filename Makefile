@@ -32,7 +32,10 @@ install: $(VENV)/.installed node_modules/.installed
 	$(MANAGE) recompute --if-stale
 	$(MANAGE) collectstatic --noinput --verbosity 0
 
+# The server and one task worker beside it (core/jobs.py); the worker stops with the server.
 run: install
+	@$(MANAGE) db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:8000
 
 # Browser tests need Chromium and the catalogue guard needs gettext: installed as root, else skipped.

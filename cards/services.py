@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,12 +100,16 @@ def _add_missing(through, pairs: list[tuple[int, int]]) -> int:
 
 
 def recompute_cards(
-    cards: QuerySet[Card] | Iterable[int] | None = None, *, batch_size: int = 2000
+    cards: QuerySet[Card] | Iterable[int] | None = None,
+    *,
+    batch_size: int = 2000,
+    progress: Callable[[int, int], None] | None = None,
 ) -> RecomputeResult:
     """Derive ``cards`` (a queryset, card ids, or None for all) and store what changed.
 
     Runs in one transaction. Per batch: two queries to build the specs, one to read
-    the stored values, and one executemany UPDATE per 2,000 changed rows.
+    the stored values, and one executemany UPDATE per 2,000 changed rows; then
+    ``progress(checked, total)`` when given (a task's progress, ``cards.tasks``).
     """
     if cards is not None and not isinstance(cards, QuerySet):
         ids = list(cards)
@@ -113,6 +117,9 @@ def recompute_cards(
             return RecomputeResult(0, 0)
         cards = Card.objects.filter(id__in=ids)
     checked = changed = 0
+    total = 0
+    if progress is not None:
+        total = (cards if cards is not None else Card.objects.all()).count()
     with transaction.atomic():
         combos = combo_specs()
         for batch in iter_card_specs(cards, batch_size=batch_size, combos=combos):
@@ -131,6 +138,8 @@ def recompute_cards(
             _write_derived(updates)
             checked += len(batch)
             changed += len(updates)
+            if progress is not None:
+                progress(checked, total)
         collection_changed()
     return RecomputeResult(checked, changed)
 

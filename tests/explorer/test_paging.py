@@ -140,9 +140,7 @@ def test_the_card_list_counts_in_russian_past_the_limit(client, demo, small_limi
 
 
 @pytest.mark.skipif("connection.vendor != 'sqlite'", reason="SQLite's progress handler")
-def test_a_search_past_its_time_budget_is_a_400_saying_how_to_narrow_it(
-    client, demo, monkeypatch
-):
+def test_a_search_past_its_time_budget_is_a_400_saying_how_to_narrow_it(client, demo, monkeypatch):
     monkeypatch.setattr(paging, "SEARCH_BUDGET_MS", -1000)  # every statement is over
     response = client.get("/api/cards", {"q": "atk>=1 sort:name", "page_size": "100"})
     assert response.status_code == 400
@@ -166,9 +164,12 @@ _SLOW = {
 
 @pytest.mark.django_db
 def test_the_budget_stops_a_slow_statement_on_either_database():
-    with pytest.raises(paging.SearchTooBroad), paging.search_budget(100):
-        with connection.cursor() as cursor:
-            cursor.execute(_SLOW[connection.vendor])
+    with (
+        pytest.raises(paging.SearchTooBroad),
+        paging.search_budget(100),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute(_SLOW[connection.vendor])
     with connection.cursor() as cursor:  # and the connection works on, unbounded
         cursor.execute("SELECT 1")
         assert cursor.fetchone() == (1,)

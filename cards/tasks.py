@@ -1,0 +1,51 @@
+"""The collection's long jobs as tasks (``core.jobs``): recompute every card after a rules
+change or a market import, and write the collection's export file."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django_tasks import TaskContext, task
+
+from core.jobs import Progress, run_job
+
+from .models import DerivationStamp
+from .services import engine_fingerprint, recompute_cards
+
+
+def recompute(*, batch_size: int = 2000, if_stale: bool = False, progress: Progress | None = None):
+    """Derive every card again and store what changed (``cards.services.recompute_cards``),
+    then stamp the engine's fingerprint; ``{"skipped": True}`` when ``if_stale`` and the
+    stored fields are already the engine's."""
+    fingerprint = engine_fingerprint()
+    stamp = DerivationStamp.objects.first()
+    if if_stale and stamp is not None and stamp.fingerprint == fingerprint:
+        return {"skipped": True, "checked": 0, "changed": 0}
+    result = recompute_cards(batch_size=max(1, batch_size), progress=progress)
+    DerivationStamp.objects.exclude(pk=getattr(stamp, "pk", None)).delete()
+    DerivationStamp.objects.update_or_create(
+        pk=getattr(stamp, "pk", None), defaults={"fingerprint": fingerprint}
+    )
+    return {"skipped": False, "checked": result.checked, "changed": result.changed}
+
+
+@task(takes_context=True)
+def recompute_task(context: TaskContext, batch_size: int = 2000, if_stale: bool = False) -> Any:
+    """Recompute as a job: one transaction, retried on failure, progress per batch."""
+    return run_job(
+        context,
+        lambda progress: recompute(batch_size=batch_size, if_stale=if_stale, progress=progress),
+    )
+
+
+@task(takes_context=True)
+def export_task(context: TaskContext, path: str) -> Any:
+    """Write the whole collection as JSON (the import format) to ``path`` on the worker."""
+    from .transfer import export_collection
+
+    def body(progress: Progress) -> dict[str, Any]:
+        with open(path, "w", encoding="utf-8", newline="\n") as out:
+            counts = export_collection(out)
+        return {**counts, "file": path}
+
+    return run_job(context, body)
