@@ -31,7 +31,7 @@ from cards.search import count_searches, search_cards
 from cards.specs import card_spec
 from core.labels import card_title, label, label_of, rule_label, template_label
 from core.links import route_path, token_path
-from core.memo import table
+from core.memo import shared, table
 from core.narration import Kept
 from engine.derive import derive
 from engine.rarity import format_score, paths_to, tier_of
@@ -1228,11 +1228,7 @@ def statistics_page() -> StatisticsPage:
     """
     list_url = route_path("explorer:card-list")
     charts_spec = _bar_queries()
-    searches = {"starters": "is:starter", "catalogue": ""}
-    for index, (_title, bars) in enumerate(charts_spec):
-        for position, (_label, _css, q) in enumerate(bars):
-            searches[f"c{index}_{position}"] = q
-    counts = count_searches(searches)
+    counts, supply, rarest = statistics_figures()
     charts = []
     for index, (title, bars) in enumerate(charts_spec):
         rows = [
@@ -1252,15 +1248,36 @@ def statistics_page() -> StatisticsPage:
         starters_url=f"{list_url}?{urlencode({'q': 'is:starter'})}",
         charts=charts,
         supply_buckets=[text for _upper, text in SUPPLY_BUCKETS],
-        supply_rows=[(label_of(Slot, slot), counts_) for slot, counts_ in supply_counts().items()],
+        supply_rows=[(label_of(Slot, slot), counts_) for slot, counts_ in supply.items()],
         rarest=[
             (
                 attribute,
                 f"{list_url}?{urlencode({'q': attribute_query(attribute.slot, attribute.name)})}",
             )
-            for attribute in rarest_attributes()
+            for attribute in rarest
         ],
     )
+
+
+#: How long the statistics' figures are kept (a change of the collection makes a new key).
+STATISTICS_SECONDS = 24 * 60 * 60
+
+
+def statistics_figures() -> tuple[dict[str, int], dict, list]:
+    """The statistics page's counts, supply table and rarest attributes, kept in the shared
+    cache per collection version: counting every bar reads every card (seconds at a
+    million), so it is done once per version — by the job that follows a recompute
+    (``explorer.tasks.statistics_task``) or by the first view after a change — never per
+    view."""
+
+    def build() -> tuple[dict[str, int], dict, list]:
+        searches = {"starters": "is:starter", "catalogue": ""}
+        for index, (_title, bars) in enumerate(_bar_queries()):
+            for position, (_label, _css, q) in enumerate(bars):
+                searches[f"c{index}_{position}"] = q
+        return count_searches(searches), supply_counts(), list(rarest_attributes())
+
+    return shared("explorer:statistics", ("cards",), (), build, STATISTICS_SECONDS)
 
 
 def attribute_query(slot: str, name: str) -> str:

@@ -158,3 +158,17 @@ def test_the_bulk_file_is_written_by_a_task():
     assert result.status == TaskResultStatus.SUCCESSFUL
     written = Path(result.return_value["file"])
     assert written.exists() and written.stat().st_size == result.return_value["bytes"]
+
+
+@pytest.mark.django_db
+def test_a_recompute_is_followed_by_the_statistics_and_the_bulk_file(
+    django_assert_max_num_queries,
+):
+    from explorer.presenters import statistics_figures
+
+    make_card(1)
+    make_card(2, starter=True)
+    recompute_task.enqueue()
+    with django_assert_max_num_queries(1):  # the content versions at most: figures kept
+        counts, _supply, _rarest = statistics_figures()
+    assert counts["catalogue"] == 1 and counts["starters"] == 1
