@@ -312,7 +312,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         cluster.stop()
     if results:
-        text = table(results)
+        text = table(results) + (
+            f"\n\n{args.requests} requests per page and size (p99 of 100 is the worst but one), "
+            f"load average {os.getloadavg()[0]:.1f} at the end of the run, "
+            f"{time.strftime('%Y-%m-%d')}."
+        )
         print(text)
         if args.write_docs:
             write_docs(text)
