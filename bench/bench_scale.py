@@ -165,7 +165,7 @@ def _addresses(tokens: list[int], names: list[str], words: list[str]):
     }
 
 
-def child(size: int, requests: int, seed: int) -> dict:
+def child(size: int, requests: int, seed: int, recompute: bool = False) -> dict:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.bench")
     import django
 
@@ -224,6 +224,17 @@ def child(size: int, requests: int, seed: int) -> dict:
             "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
         }
         print(f"  {size:>9,} {label:<22} p50 {out['pages'][label]['p50']:8.1f} ms", flush=True)
+    if recompute:
+        from django.db.models import F
+
+        from cards.models import Card
+        from cards.tasks import recompute as run_recompute
+
+        Card.objects.update(atk=F("atk") + 1)  # as after a rules change: every row differs
+        started = time.perf_counter()
+        done = run_recompute(processes=2)
+        out["recompute_s"] = time.perf_counter() - started
+        print(f"  {size:>9,} recompute (2 processes) {out['recompute_s']:.1f} s {done}", flush=True)
     return out
 
 
@@ -250,6 +261,8 @@ def table(results: list[dict]) -> str:
     row("generate + derive", [f"{r['generate_s']:.1f} s" for r in results])
     row("store (bulk insert)", [f"{r['store_s']:.1f} s" for r in results])
     row("database size", [f"{r['db_bytes'] / 2**20:,.0f} MiB" for r in results])
+    if all("recompute_s" in r for r in results):
+        row("recompute after a rules change", [f"{r['recompute_s']:.1f} s" for r in results])
     for label in PAGE_LABELS:
         row(
             f"{label} p50 / p99",
@@ -273,10 +286,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=100, help="requests per page")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--write-docs", action="store_true")
+    parser.add_argument(
+        "--recompute",
+        action="store_true",
+        help="also time a recompute of every card after a rules change (2 processes)",
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print("RESULT " + json.dumps(child(args.child, args.requests, args.seed)), flush=True)
+        result = child(args.child, args.requests, args.seed, args.recompute)
+        print("RESULT " + json.dumps(result), flush=True)
         return 0
     if not (BINDIR / "initdb").exists():
         print(f"bench-scale SKIPPED: no PostgreSQL 15 server binaries in {BINDIR}.")
@@ -296,6 +315,8 @@ def main(argv: list[str] | None = None) -> int:
             env.pop("DJANGO_CACHE_URL", None)
             command = [sys.executable, __file__, "--child", str(size),
                        "--requests", str(args.requests), "--seed", str(args.seed)]  # fmt: skip
+            if args.recompute:
+                command.append("--recompute")
             done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT)
             sys.stdout.write(
                 "".join(

@@ -13,7 +13,13 @@ from .models import DerivationStamp
 from .services import engine_fingerprint, recompute_cards
 
 
-def recompute(*, batch_size: int = 2000, if_stale: bool = False, progress: Progress | None = None):
+def recompute(
+    *,
+    batch_size: int = 2000,
+    if_stale: bool = False,
+    progress: Progress | None = None,
+    processes: int = 1,
+):
     """Derive every card again and store what changed (``cards.services.recompute_cards``),
     then stamp the engine's fingerprint; ``{"skipped": True}`` when ``if_stale`` and the
     stored fields are already the engine's."""
@@ -21,7 +27,9 @@ def recompute(*, batch_size: int = 2000, if_stale: bool = False, progress: Progr
     stamp = DerivationStamp.objects.first()
     if if_stale and stamp is not None and stamp.fingerprint == fingerprint:
         return {"skipped": True, "checked": 0, "changed": 0}
-    result = recompute_cards(batch_size=max(1, batch_size), progress=progress)
+    result = recompute_cards(
+        batch_size=max(1, batch_size), progress=progress, processes=max(1, processes)
+    )
     DerivationStamp.objects.exclude(pk=getattr(stamp, "pk", None)).delete()
     DerivationStamp.objects.update_or_create(
         pk=getattr(stamp, "pk", None), defaults={"fingerprint": fingerprint}
@@ -30,11 +38,16 @@ def recompute(*, batch_size: int = 2000, if_stale: bool = False, progress: Progr
 
 
 @task(takes_context=True)
-def recompute_task(context: TaskContext, batch_size: int = 2000, if_stale: bool = False) -> Any:
-    """Recompute as a job: one transaction, retried on failure, progress per batch."""
+def recompute_task(
+    context: TaskContext, batch_size: int = 2000, if_stale: bool = False, processes: int = 1
+) -> Any:
+    """Recompute as a job: one transaction, retried on failure, progress per batch; the
+    derivation in ``processes`` processes (2 on this machine's two cores)."""
     return run_job(
         context,
-        lambda progress: recompute(batch_size=batch_size, if_stale=if_stale, progress=progress),
+        lambda progress: recompute(
+            batch_size=batch_size, if_stale=if_stale, progress=progress, processes=processes
+        ),
     )
 
 

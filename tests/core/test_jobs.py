@@ -16,6 +16,7 @@ from django.test import override_settings
 from django_tasks import TaskResultStatus
 
 from cards.models import Card, DerivationStamp
+from cards.specs import DERIVED_FIELDS
 from cards.tasks import recompute_task
 from core import jobs
 from core.tasks import cleanup_task
@@ -172,3 +173,16 @@ def test_a_recompute_is_followed_by_the_statistics_and_the_bulk_file(
     with django_assert_max_num_queries(1):  # the content versions at most: figures kept
         counts, _supply, _rarest = statistics_figures()
     assert counts["catalogue"] == 1 and counts["starters"] == 1
+
+
+@pytest.mark.django_db
+def test_a_recompute_derived_in_two_processes_stores_what_one_process_does():
+    for token in range(1, 8):
+        make_card(token, burned_stickers=token * 3, getgems_rank=token * 40)
+    Card.objects.update(atk=0, rarity="common", rarity_rank=1)  # a rules change, say
+    result = recompute_task.enqueue(batch_size=3, processes=2)
+    assert result.return_value["changed"] == 7
+    in_two = list(Card.objects.order_by("token").values_list(*DERIVED_FIELDS))
+    Card.objects.update(atk=0, rarity="common", rarity_rank=1)
+    recompute_task.enqueue(batch_size=3, processes=1)
+    assert list(Card.objects.order_by("token").values_list(*DERIVED_FIELDS)) == in_two

@@ -31,14 +31,23 @@ class Command(BaseCommand):
             help=_("Only when the engine changed since the stored fields were derived."),
         )
         parser.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            help=_("Processes that derive the cards (default 1; one per core to use)."),
+        )
+        parser.add_argument(
             "--background",
             action="store_true",
             help=_("Enqueue it for a worker (manage.py db_worker) instead of running it here."),
         )
 
     def handle(self, *args, batch_size: int, if_stale: bool = False, **options):
+        processes = max(1, options.get("processes") or 1)
         if options.get("background"):
-            queued = recompute_task.enqueue(batch_size=batch_size, if_stale=if_stale)
+            queued = recompute_task.enqueue(
+                batch_size=batch_size, if_stale=if_stale, processes=processes
+            )
             self.stdout.write(_("Enqueued the recompute as task %(id)s.") % {"id": queued.id})
             return
         started = time.perf_counter()
