@@ -173,3 +173,9 @@ def test_the_budget_stops_a_slow_statement_on_either_database():
     with connection.cursor() as cursor:  # and the connection works on, unbounded
         cursor.execute("SELECT 1")
         assert cursor.fetchone() == (1,)
+
+
+def test_the_header_search_says_more_than_past_the_limit(client, demo, small_limits):
+    html = client.get("/en/search/", {"q": "sort:token"}).content.decode()
+    assert "(more than 30)" in html
+    assert "More than 30 cards in the card list" in html
