@@ -11,7 +11,7 @@ first view in-process (Django's test client, the page cache off, a different add
 request): p50 and p99 wall milliseconds. Then prints one table with a column per size.
 
     .venv/bin/python bench/bench_scale.py [--sizes 1000,100000,1000000] [--requests 100]
-        [--write-docs]   # replace the table in docs/PERFORMANCE.md
+        [--write-docs]   # replace the table in the performance notes (docs/)
 
 The goals (issue 32), at 1,000,000 cards: no p50 above 2x its time at 1,000; the card list
 and the API search p99 <= 50 ms; generation and derivation <= 10 min.

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
+from django.utils.formats import number_format
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
@@ -164,7 +165,7 @@ def card_search(request: HttpRequest) -> HttpResponse:
                 "Pages by number reach %(limit)s cards deep; follow next_page (a cursor) to "
                 "go further, or narrow the search."
             )
-            % {"limit": f"{paging.MAX_OFFSET:,}"},
+            % {"limit": number_format(paging.MAX_OFFSET, force_grouping=True)},
         )
     try:
         with paging.search_budget():

@@ -102,6 +102,7 @@ BAD_PARAMS: dict[tuple[str, str], tuple[str, str]] = {
     ("card-search", "q"): ("rarty:epic", "unknown_field"),
     ("card-search", "page"): ("0", "bad_page"),
     ("card-search", "page_size"): ("100000", "bad_page_size"),
+    ("card-search", "cursor"): ("tampered", "bad_cursor"),
     **{
         ("slab-search", name): (value, "invalid_parameter")
         for name, value in {
