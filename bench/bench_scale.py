@@ -334,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
         cluster.stop()
     if results:
         text = table(results) + (
-            f"\n\n{args.requests} requests per page and size (p99 of 100 is the worst but one), "
+            f"\n\n{args.requests} requests per page and size (with 100 or fewer, p99 is the slowest), "
             f"load average {os.getloadavg()[0]:.1f} at the end of the run, "
             f"{time.strftime('%Y-%m-%d')}."
         )
