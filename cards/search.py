@@ -38,7 +38,6 @@ __all__ = [
     "random_card_token",
     "search_cards",
     "search_count",
-    "search_page",
 ]
 
 _LOOKUP = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
@@ -304,25 +303,6 @@ def search_count(query: Query, found: QuerySet[Card], *, starters: bool = False)
         return found.order_by()[: MAX_EXACT_COUNT + 1].count()
 
     return shared("explorer:count", ("cards",), parts, count, COUNT_SECONDS)
-
-
-def search_page(
-    query: Query, found: QuerySet[Card], number: int, size: int
-) -> tuple[list[int], int | None]:
-    """Page ``number`` of the cards ``found`` (``search_cards(query)``: their ids, in its
-    order) and how many it finds in all (``search_count``'s bounded figure); None for the
-    count when the page is past the end.
-
-    The ids first: a page that is not full is the last one, so its count is known without
-    counting — most searches of a small collection fit on one page.
-    """
-    start = (number - 1) * size
-    ids = list(found.values_list("pk", flat=True)[start : start + size])
-    if not ids:
-        return [], (0 if number == 1 else None)
-    if len(ids) < size:
-        return ids, min(start + len(ids), MAX_EXACT_COUNT + 1)
-    return ids, search_count(query, found)
 
 
 _COLUMN_FIELDS = frozenset(_COLUMNS) | {"rarity", "undercharged"}
