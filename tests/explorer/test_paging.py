@@ -5,7 +5,7 @@ has expired or belongs to another search."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from cards import paging, search
 from cards.models import Card
@@ -172,6 +172,7 @@ _SLOW = {
 def test_the_budget_stops_a_slow_statement_on_either_database():
     with (
         pytest.raises(paging.SearchTooBroad),
+        transaction.atomic(),  # the cancelled statement's rollback stays in here
         paging.search_budget(100),
         connection.cursor() as cursor,
     ):
