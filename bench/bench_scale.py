@@ -34,7 +34,7 @@ from urllib.parse import quote
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 BINDIR = Path(os.environ.get("PG_BINDIR", "/usr/lib/postgresql/15/bin"))
-DOCS = ROOT / "docs" / "PERFORMANCE.md"
+DOCS = ROOT / "docs/PERFORMANCE.md"
 BEGIN, END = "<!-- bench-scale:begin -->", "<!-- bench-scale:end -->"
 
 
