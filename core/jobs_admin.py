@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from django.contrib import admin
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django_tasks_db.admin import DBTaskResultAdmin
 from django_tasks_db.models import DBTaskResult
@@ -18,7 +19,7 @@ from .jobs import progress_of
 
 
 class JobAdmin(DBTaskResultAdmin):
-    list_display = (
+    list_display: tuple[str, ...] = (  # type: ignore[assignment]
         "task_name",
         "status",
         "progress",
@@ -47,7 +48,9 @@ class JobAdmin(DBTaskResultAdmin):
             return obj.exception_class_path or "—"
         return json.dumps(obj.return_value, ensure_ascii=False)[:200]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: DBTaskResult | None = None
+    ) -> list[str]:
         return [*super().get_readonly_fields(request, obj), "progress", "result"]
 
 

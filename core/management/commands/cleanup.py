@@ -9,7 +9,7 @@ Finished, shareable things stay. Run it daily (cron or a timer).
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from core.tasks import cleanup, cleanup_task
 
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         "and openings stay: their permalinks are shareable. Run it daily."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--background", action="store_true", help="enqueue it for a worker (db_worker)"
         )
