@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= -n auto --maxprocesses 4 --dist loadfile
 export PYTEST_WORKERS
 
-.PHONY: install run test test-postgres lint format messages bench load test-tools clean
+.PHONY: install run test test-postgres lint format messages bench bench-scale load test-tools clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,10 @@ install: $(VENV)/.installed node_modules/.installed
 	$(MANAGE) recompute --if-stale
 	$(MANAGE) collectstatic --noinput --verbosity 0
 
+# The server and one task worker beside it (core/jobs.py); the worker stops with the server.
 run: install
+	@$(MANAGE) db_worker --no-reload & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null; wait $$worker 2>/dev/null' EXIT INT TERM; \
 	$(MANAGE) runserver 127.0.0.1:8000
 
 # Browser tests need Chromium and the catalogue guard needs gettext: installed as root, else skipped.
@@ -48,6 +51,10 @@ bench: install
 
 load: install
 	$(PY) bench/load.py
+
+# The site at 1,000 / 100,000 / 1,000,000 cards on a throwaway PostgreSQL 15 cluster.
+bench-scale: install
+	$(PY) bench/bench_scale.py $(BENCH_SCALE_ARGS)
 
 # The suite against a throwaway PostgreSQL 15 cluster (CI runs it after `make test`).
 test-postgres: install

@@ -653,8 +653,36 @@ def _roman(n: int) -> str:
     return out
 
 
-def generate(seed: int = DEFAULT_SEED, size: int = DEFAULT_SIZE) -> DemoCollection:
-    """Build a demo collection of ``size`` cards from ``seed`` (pure; no database)."""
+#: From this many cards, the final derivation runs in several processes (``derive_all``).
+PARALLEL_FROM = 20_000
+
+
+def _derive_chunk(specs: Sequence[CardSpec]) -> list[dict[str, Any]]:
+    return [derived_fields(derive(spec), spec) for spec in specs]
+
+
+def derive_all(specs: Sequence[CardSpec], *, processes: int | None = None) -> list[dict[str, Any]]:
+    """Each card's stored fields (``derived_fields``), in order; at ``PARALLEL_FROM`` cards
+    or more, in ``processes`` worker processes (default: one per core) — the engine is pure,
+    so the result is the same whichever process derives a card."""
+    import os
+
+    count = processes if processes is not None else (os.cpu_count() or 1)
+    if count <= 1 or len(specs) < PARALLEL_FROM:
+        return _derive_chunk(specs)
+    import multiprocessing
+
+    step = 5_000
+    chunks = [specs[i : i + step] for i in range(0, len(specs), step)]
+    with multiprocessing.get_context("fork").Pool(count) as pool:
+        return [fields for part in pool.imap(_derive_chunk, chunks) for fields in part]
+
+
+def generate(
+    seed: int = DEFAULT_SEED, size: int = DEFAULT_SIZE, *, processes: int | None = None
+) -> DemoCollection:
+    """Build a demo collection of ``size`` cards from ``seed`` (pure; no database); the
+    final derivation of a large one runs in ``processes`` processes (``derive_all``)."""
     builder = _Builder(seed, size)
     rng = builder.rng
     builder.build_catalogue()
@@ -703,19 +731,17 @@ def generate(seed: int = DEFAULT_SEED, size: int = DEFAULT_SIZE) -> DemoCollecti
     ranks = {t: i for i, t in enumerate(top, start=1)}
     ranks.update({t: i for i, t in enumerate(rest, start=LEGENDARY_RANKS + 1)})
 
-    cards, derived = [], []
-    for token in range(1, size + 1):
-        spec = builder.spec(
-            token, names[token], drafts[token], token <= n_starters, ranks.get(token)
-        )
-        breakdown = derive(spec)
-        skill = planned.get(token)
-        if breakdown.active_skill is not skill or (breakdown.rarity is Rarity.LEGENDARY) != (
-            skill is not None
-        ):
-            raise GenerationError(f"card #{token} left its plan once ranked")
-        cards.append(spec)
-        derived.append(derived_fields(breakdown, spec))
+    cards = [
+        builder.spec(token, names[token], drafts[token], token <= n_starters, ranks.get(token))
+        for token in range(1, size + 1)
+    ]
+    derived = derive_all(cards, processes=processes)
+    for spec, fields in zip(cards, derived, strict=True):
+        skill = planned.get(spec.token)
+        legendary = fields["rarity"] == Rarity.LEGENDARY.value
+        active = fields["active_skill"]
+        if active != (skill.value if skill else None) or legendary != (skill is not None):
+            raise GenerationError(f"card #{spec.token} left its plan once ranked")
 
     owned = Counter(a.key for spec in cards for a in spec.owned)
     over = [k for k, n in owned.items() if n > builder.catalogue[k].supply]

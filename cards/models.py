@@ -182,6 +182,18 @@ class CardQuerySet(models.QuerySet):
         return self.filter(starter=False)
 
 
+# Sort columns (non-null) with a descending index: (column, its index's short name).
+_DESCENDING_SORTS = (
+    ("name", "name"),
+    ("energy_cost", "energy"),
+    ("atk", "atk"),
+    ("hp", "hp"),
+    ("defense", "def"),
+    ("ability", "ability"),
+    ("burned_stickers", "burned"),
+)
+
+
 class Card(models.Model):
     """A card (an NFT): four equipped attributes, a wardrobe, a rank and stickers.
 
@@ -370,6 +382,18 @@ class Card(models.Model):
             # The statistics page's combined filters.
             models.Index(
                 fields=["rarity_rank", "role", "skill_affinity"], name="cards_card_rar_role_sk_idx"
+            ),
+            # Descending sorts (ties by token, ascending) of the catalogue walk an index in
+            # its order instead of sorting every match: a page and its keyset cursor
+            # (``cards.paging``) read one page of entries at any depth. The two nullable
+            # columns' (NULLs last either way) are in migration 0008, per database.
+            *(
+                models.Index(
+                    F(column).desc(),
+                    "token",
+                    name=f"cards_card_{short}_desc_idx",
+                )
+                for column, short in _DESCENDING_SORTS
             ),
         ]
 

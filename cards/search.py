@@ -35,6 +35,7 @@ from .query import (
 )
 
 __all__ = [
+    "MAX_EXACT_COUNT",
     "SORT_COLUMNS",
     "catalogue_condition",
     "condition",
@@ -42,7 +43,6 @@ __all__ = [
     "random_card_token",
     "search_cards",
     "search_count",
-    "search_page",
 ]
 
 _LOOKUP = {"=": "exact", "<": "lt", "<=": "lte", ">": "gt", ">=": "gte"}
@@ -306,10 +306,13 @@ def order_of(query: Query) -> list[object]:
     if column == "token":
         return ["-token" if descending else "token"]
     if column in ("getgems_rank", "wardrobe_score"):
-        # Cards without a value (no GetGems rank) go last either way.
-        expression = (
-            F(column).desc(nulls_last=True) if descending else F(column).asc(nulls_last=True)
-        )
+        # Cards without a value (no GetGems rank) go last either way. SQLite's descending
+        # order puts NULLs last by itself, and only a plain DESC matches its index.
+        if descending:
+            nulls_last = None if _vendor() == "sqlite" else True
+            expression = F(column).desc(nulls_last=nulls_last)
+        else:
+            expression = F(column).asc(nulls_last=True)
         return [expression, "token"]
     return [f"-{column}" if descending else column, "token"]
 
@@ -338,37 +341,22 @@ def search_cards(query: Query | str, *, starters: bool = False) -> QuerySet[Card
 
 #: How long a search's count is kept (a change of the collection makes a new key at once).
 COUNT_SECONDS = 60 * 60
+#: Counts are exact up to this many cards; beyond, "more than 10,000" (never further).
+MAX_EXACT_COUNT = 10_000
 
 
 def search_count(query: Query, found: QuerySet[Card], *, starters: bool = False) -> int:
-    """``found.count()``, where ``found`` is ``search_cards(query, starters=starters)``,
-    kept in the cache per collection version: a count does not change with the sort, the
-    display or the page, and at 100,000 cards a broad search's count reads tens of
-    thousands of index entries (3–5 ms) again for every page, sort and display of it."""
+    """``found.count()`` up to ``MAX_EXACT_COUNT``, where ``found`` is
+    ``search_cards(query, starters=starters)``; ``MAX_EXACT_COUNT + 1`` means "more": the
+    count runs over a ``LIMIT 10001`` subquery, so it reads at most 10,001 index entries
+    however big the collection. Kept in the cache per collection version: a count does
+    not change with the sort, the display or the page."""
     parts = (repr((query.root, starters, query.as_of)),)
-    return shared("explorer:count", ("cards",), parts, found.count, COUNT_SECONDS)
 
+    def count() -> int:
+        return found.order_by()[: MAX_EXACT_COUNT + 1].count()
 
-def search_page(
-    query: Query, found: QuerySet[Card], number: int, size: int
-) -> tuple[list[int], int | None]:
-    """Page ``number`` of the cards ``found`` (``search_cards(query)``: their ids, in its
-    order) and how many it finds in all; None for the count when the page is past the
-    end (the caller asks ``search_count`` then, if it needs it).
-
-    The ids first: a page that is not full is the last one, so its count is known without
-    counting — most searches of a small collection fit on one page. Otherwise two
-    queries, a page of ids and a count (kept), each of which a covering index answers at
-    100,000 cards; a window count (one query) saved ≈ 0.1 ms at 1,000 cards but made
-    SQLite materialise and sort every match first (p90 4 → 7 ms at 100,000).
-    """
-    start = (number - 1) * size
-    ids = list(found.values_list("pk", flat=True)[start : start + size])
-    if not ids:
-        return [], (0 if number == 1 else None)
-    if len(ids) < size:
-        return ids, start + len(ids)
-    return ids, search_count(query, found)
+    return shared("explorer:count", ("cards",), parts, count, COUNT_SECONDS)
 
 
 _COLUMN_FIELDS = frozenset(_COLUMNS) | {

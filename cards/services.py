@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,12 +100,19 @@ def _add_missing(through, pairs: list[tuple[int, int]]) -> int:
 
 
 def recompute_cards(
-    cards: QuerySet[Card] | Iterable[int] | None = None, *, batch_size: int = 2000
+    cards: QuerySet[Card] | Iterable[int] | None = None,
+    *,
+    batch_size: int = 2000,
+    progress: Callable[[int, int], None] | None = None,
+    processes: int = 1,
 ) -> RecomputeResult:
     """Derive ``cards`` (a queryset, card ids, or None for all) and store what changed.
 
     Runs in one transaction. Per batch: two queries to build the specs, one to read
-    the stored values, and one executemany UPDATE per 2,000 changed rows.
+    the stored values, and one executemany UPDATE per 2,000 changed rows; then
+    ``progress(checked, total)`` when given (a task's progress, ``cards.tasks``). With
+    ``processes`` > 1 each batch is derived in that many forked processes (the engine is
+    pure; only this process touches the database).
     """
     if cards is not None and not isinstance(cards, QuerySet):
         ids = list(cards)
@@ -113,26 +120,54 @@ def recompute_cards(
             return RecomputeResult(0, 0)
         cards = Card.objects.filter(id__in=ids)
     checked = changed = 0
-    with transaction.atomic():
-        combos = combo_specs()
-        for batch in iter_card_specs(cards, batch_size=batch_size, combos=combos):
-            stored = {
-                row[0]: row[1:]
-                for row in Card.objects.filter(id__in=[cid for cid, _ in batch]).values_list(
-                    "id", *DERIVED_FIELDS
-                )
-            }
-            updates = []
-            for card_id, spec in batch:
-                fields = derived_fields(derive(spec), spec)
-                values = tuple(fields[f] for f in DERIVED_FIELDS)
-                if values != stored.get(card_id):
-                    updates.append((card_id, values))
-            _write_derived(updates)
-            checked += len(batch)
-            changed += len(updates)
-        collection_changed()
+    total = 0
+    if progress is not None:
+        total = (cards if cards is not None else Card.objects.all()).count()
+    pool = None
+    if processes > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(processes)
+    try:
+        with transaction.atomic():
+            combos = combo_specs()
+            for batch in iter_card_specs(cards, batch_size=batch_size, combos=combos):
+                stored = {
+                    row[0]: row[1:]
+                    for row in Card.objects.filter(id__in=[cid for cid, _ in batch]).values_list(
+                        "id", *DERIVED_FIELDS
+                    )
+                }
+                updates = []
+                specs = [spec for _id, spec in batch]
+                if pool is None:
+                    derived = _derived_values(specs)
+                else:
+                    step = -(-len(specs) // processes)
+                    parts = [specs[i : i + step] for i in range(0, len(specs), step)]
+                    derived = [v for part in pool.map(_derived_values, parts) for v in part]
+                for (card_id, _spec), values in zip(batch, derived, strict=True):
+                    if values != stored.get(card_id):
+                        updates.append((card_id, values))
+                _write_derived(updates)
+                checked += len(batch)
+                changed += len(updates)
+                if progress is not None:
+                    progress(checked, total)
+            collection_changed()
+    finally:
+        if pool is not None:
+            pool.terminate()
     return RecomputeResult(checked, changed)
+
+
+def _derived_values(specs: Sequence[CardSpec]) -> list[tuple[Any, ...]]:
+    """Each card's stored fields, in ``DERIVED_FIELDS`` order (pure: runs in any process)."""
+    out = []
+    for spec in specs:
+        fields = derived_fields(derive(spec), spec)
+        out.append(tuple(fields[f] for f in DERIVED_FIELDS))
+    return out
 
 
 def collection_changed() -> None:

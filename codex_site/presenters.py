@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from cards.models import Card
 from cards.query import Query, QueryError, describe, is_card_syntax, parse
-from cards.search import search_cards, search_count
+from cards.search import MAX_EXACT_COUNT, search_cards, search_count
 from core.links import route_path
 from core.memo import memo
 from core.translated import localized
@@ -40,6 +40,7 @@ class SiteSearchPage:
     card_error: QueryProblem | None = None
     cards: list[CardRow] = field(default_factory=list)
     card_count: int = 0
+    cards_over: bool = False  # more than cards.search.MAX_EXACT_COUNT: counting stopped
     cards_url: str = ""
     described: list[str] = field(default_factory=list)
     wiki: list[WikiHit] = field(default_factory=list)
@@ -115,7 +116,8 @@ def site_search_page(text: str, lang: str) -> SiteSearchPage:
         cards_first=cards_first,
         card_error=card_error,
         cards=rows,
-        card_count=count,
+        card_count=min(count, MAX_EXACT_COUNT),
+        cards_over=count > MAX_EXACT_COUNT,
         cards_url=cards_url,
         described=described,
         wiki=wiki,

@@ -16,3 +16,6 @@ class CoreConfig(AppConfig):
         register()  # ``in`` on an integer column ignores numbers it cannot hold
 
         from . import checks  # noqa: F401  (registers the start-up checks)
+        from .jobs_admin import register as register_jobs_admin
+
+        register_jobs_admin()  # task results with their progress (core.jobs)

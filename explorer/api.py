@@ -18,14 +18,16 @@ from urllib.parse import urlencode
 from django.http import FileResponse, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.cache import get_conditional_response
+from django.utils.formats import number_format
 from django.utils.http import http_date
 from django.utils.translation import gettext as _
 
+from cards import paging
 from cards.explain import Check, checks, stored_facts
 from cards.forms import MAX_TOKEN
 from cards.models import EQUIPPED_FIELDS, Card
 from cards.query import Query, describe
-from cards.search import search_cards, search_page
+from cards.search import search_cards
 from cards.specs import card_spec, card_specs
 from core.api import absolute, api_view, error_response, json_response, json_text
 from core.cache import cached_page
@@ -167,33 +169,80 @@ def card_search(request: HttpRequest) -> HttpResponse:
     text = str(form.data.get("q", ""))
     size, number = form.size, form.number
     query = form.cleaned_data["q"]
-    ids, count = search_page(query, search_cards(query), number, size)
-    if count is None:
-        return error_response(404, "no_page", _("There is no page %(page)s.") % {"page": number})
-    pages = max(1, -(-count // size))  # as Django's Paginator counts them
-    rows = list_rows(ids)  # one query, in the page's order
+    found = search_cards(query)
+    cursor_text = form.cleaned_data.get("cursor") or ""
+    try:
+        cursor = paging.read_cursor(cursor_text, query, size) if cursor_text else None
+    except paging.CursorError as error:
+        return error_response(400, error.code, error.message)
+    offset = (number - 1) * size
+    if cursor is None and offset > paging.MAX_OFFSET:
+        known = paging.bounded_count(query, found)
+        if not known.over and offset >= known.value:
+            return error_response(
+                404, "no_page", _("There is no page %(page)s.") % {"page": number}
+            )
+        return error_response(
+            400,
+            "page_too_deep",
+            _(
+                "Pages by number reach %(limit)s cards deep; follow next_page (a cursor) to "
+                "go further, or narrow the search."
+            )
+            % {"limit": number_format(paging.MAX_OFFSET, force_grouping=True)},
+        )
+    try:
+        with paging.search_budget():
+            page = paging.keyset_page(query, found, size, cursor=cursor, offset=offset)
+            if page.next_cursor is None and cursor is None:  # the last page: counted
+                count = paging.Count.of(offset + len(page.ids))
+            else:
+                count = paging.bounded_count(query, found)
+    except paging.SearchTooBroad as error:
+        return error_response(400, error.code, error.message)
+    if not page.ids and (cursor is not None or number > 1):
+        return error_response(
+            404, "no_page", _("There is no page %(page)s.") % {"page": page.number}
+        )
+    pages = max(1, -(-count.value // size))  # as Django's Paginator counts them
+    rows = list_rows(page.ids)  # one query, in the page's order
     base = reverse("api:card-search")
     links = _card_links_maker(request)
 
-    def link(n: int) -> str:
-        return absolute(request, f"{base}?{_encode(text, n, size)}")
+    def link(**params: Any) -> str:
+        return absolute(request, f"{base}?{_encode(text, size, **params)}")
 
-    return json_response(
-        {
-            "object": "list",
-            "query": text,
-            "described": describe(query),
-            "count": count,
-            "page": number,
-            "pages": pages,
-            "next": link(number + 1) if number < pages else None,
-            "previous": link(number - 1) if number > 1 else None,
-            "results": _explained(
-                [_card_summary(links, row) for row in rows], query, text, form.explains
-            ),
-            "warnings": warnings_json(query),
-        },
+    number = page.number
+    next_page = link(cursor=page.next_cursor) if page.next_cursor else None
+    # ``next`` stays a page number while pages by number reach (its old shape), then the cursor.
+    following = next_page
+    if next_page and cursor is None and number * size <= paging.MAX_OFFSET:
+        following = link(page=number + 1)
+    previous = None
+    if number > 1 and (number - 2) * size <= paging.MAX_OFFSET:
+        previous = link(page=number - 1)
+    body: dict[str, Any] = {
+        "object": "list",
+        "query": text,
+        "described": describe(query),
+        "count": count.value,
+        "page": number,
+        "pages": pages,
+        "next": following,
+        "previous": previous,
+        "has_more": page.next_cursor is not None,
+    }
+    if next_page:
+        body["next_page"] = next_page
+    if count.over:
+        body["total_cards_over"] = True
+    else:
+        body["total_cards"] = count.value
+    body["results"] = _explained(
+        [_card_summary(links, row) for row in rows], query, text, form.explains
     )
+    body["warnings"] = warnings_json(query)
+    return json_response(body)
 
 
 def warnings_json(query: Query) -> list[dict[str, Any]]:
@@ -263,13 +312,12 @@ def card_explain(request: HttpRequest, token: int) -> HttpResponse:
     )
 
 
-def _encode(text: str, page: int, size: int) -> str:
-    params: dict[str, Any] = {"page": page}
-    if text:
-        params = {"q": text, **params}
+def _encode(text: str, size: int, **params: Any) -> str:
+    encoded: dict[str, Any] = {"q": text} if text else {}
+    encoded.update(params)
     if size != ApiSearchForm.PAGE_SIZE:
-        params["page_size"] = size
-    return urlencode(params)
+        encoded["page_size"] = size
+    return urlencode(encoded)
 
 
 # ---------------------------------------------------------------------------

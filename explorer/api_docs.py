@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from core.api import LIST_OBJECT, PAGE_PARAM, Endpoint, Field, Param, page_fields, register
+from core.api import LIST_OBJECT, Endpoint, Field, Param, page_fields, register
 
 _CARD_SUMMARY_FIELDS: tuple[Field, ...] = (
     Field("object", _("Always “card”.")),
@@ -50,7 +50,9 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
         example_response=(
             '{"object": "list", "query": "r:legendary or is:combo", "described": ["…"], '
             '"count": 147, "page": 1, "pages": 74, "next": "https://…/api/cards?q=…&page=2&'
-            'page_size=2", "previous": null, "results": [{"object": "card", "token": 27, '
+            'page_size=2", "previous": null, "has_more": true, "next_page": '
+            '"https://…/api/cards?q=…&cursor=…&page_size=2", "total_cards": 147, '
+            '"results": [{"object": "card", "token": 27, '
             '"name": "Sage #27", "starter": false, "equipped": {"head": {"name": '
             '"Royal Antenna", "supply": 37, "kind": "normal"}, …}, "rarity": "legendary", …}, …]}'
         ),
@@ -60,7 +62,14 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
                 _("The search (see the search help); empty finds the whole catalogue."),
                 "r:epic or r:legendary -is:combo sort:-atk",
             ),
-            PAGE_PARAM,
+            Param(
+                "page",
+                _(
+                    "The page, from 1; pages by number reach 10,000 cards deep, beyond that "
+                    "follow next_page."
+                ),
+                "2",
+            ),
             Param("page_size", _("Cards per page, 1 to 200 (50 by default)."), "100"),
             Param(
                 "explain",
@@ -70,6 +79,14 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
                     "holds for the card (ok) and the card's own value."
                 ),
                 "1",
+            ),
+            Param(
+                "cursor",
+                _(
+                    "Set by next_page: the signed place after the last card of a page "
+                    "(valid for a day, for the same search and page size)."
+                ),
+                "…",
             ),
         ),
         fields=(
@@ -90,6 +107,18 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
                     ),
                 ),
             ),
+            Field("has_more", _("True when another page follows (as Scryfall's lists).")),
+            Field(
+                "next_page",
+                _("The next page's full address with its keyset cursor; absent on the last."),
+            ),
+            Field(
+                "total_cards",
+                _(
+                    "How many cards the search finds, exact up to 10,000; beyond, absent and "
+                    "total_cards_over is true (count then stops at 10,000)."
+                ),
+            ),
             _WARNINGS,
         ),
         errors=(
@@ -98,6 +127,10 @@ ENDPOINTS: tuple[Endpoint, ...] = register(
             (400, "too_many_words"),
             (400, "bad_page"),
             (400, "bad_page_size"),
+            (400, "page_too_deep"),
+            (400, "bad_cursor"),
+            (400, "expired_cursor"),
+            (400, "cursor_mismatch"),
             (404, "no_page"),
         ),
     ),

@@ -147,6 +147,8 @@ class CardListForm(forms.Form):
     display = ChoiceField(required=False, choices=[(d, d) for d in DISPLAYS])
     sort = ChoiceField(required=False, choices=[(k, k) for k in SORTS])
     dir = ChoiceField(required=False, choices=[("asc", "asc"), ("desc", "desc")])
+    # A page past the first ones (``cards.paging``): the signed cursor of its "Next" link.
+    cursor = forms.CharField(required=False, max_length=1000)
 
     def page_number(self) -> int:
         if self.is_bound and not self.has_error("page"):
@@ -221,6 +223,9 @@ class ApiSearchForm(forms.Form):
     def explains(self) -> bool:
         """``explain=1``: each card carries its clause-by-clause explanation."""
         return self.cleaned_data.get("explain") in ("1", "true", "yes")
+
+    # A page past the first ones: the signed cursor of the answer's ``next_page``.
+    cursor = forms.CharField(required=False, max_length=1000)
 
     @property
     def size(self) -> int:

@@ -24,15 +24,16 @@ from django.utils.text import capfirst
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from cards import paging
 from cards.art import CardArt, card_art
 from cards.explain import Explained
 from cards.models import Card
 from cards.query import SORTS, Query, QueryError, describe, describe_sort
-from cards.search import count_searches, search_cards, search_count, search_page
+from cards.search import count_searches, search_cards
 from cards.specs import card_spec
 from core.labels import card_title, label, label_of, rule_label, template_label
 from core.links import route_path, token_path
-from core.memo import table
+from core.memo import shared, table
 from core.narration import Kept
 from engine.card.derive import derive
 from engine.card.fragility import weakest_change
@@ -862,6 +863,11 @@ class CardListPage:
     warnings: list[str] = field(default_factory=list)  # what the search read and ignored
     why_link: str = ""  # a result's "Why?" address up to its token: "…/why/?q=…&card="
     feed_url: str = ""  # this search as an Atom feed of the cards entering and leaving it
+    # Past the numbered pages (``cards.paging``): the next page's cursor link, the first
+    # page's link and the number of a page reached by cursor (0: a numbered page).
+    next_url: str = ""
+    first_url: str = ""
+    cursor_page: int = 0
 
     @property
     def status(self) -> int:
@@ -888,6 +894,34 @@ def list_query(q: str, display: str = "grid", page: int | None = None) -> str:
     if page and page > 1:
         params["page"] = page
     return urlencode(params)
+
+
+def _list_slice(
+    query: Query,
+    found: Any,
+    size: int,
+    number: int,
+    cursor: paging.Cursor | None,
+) -> tuple[Page | None, paging.KeysetPage, paging.Count, list[object], bool]:
+    """The card list's page: by number (with its paginator) or by cursor; its count
+    (bounded), the numbered links and whether a "Next" by cursor follows."""
+    kept = None
+    if cursor is None and number == 1:
+        kept = paging.keyset_page(query, found, size, cursor=None)
+    if kept is not None and kept.next_cursor is None:  # one page: counted without a count
+        count = paging.Count.of(len(kept.ids))
+    else:
+        count = paging.bounded_count(query, found)
+    if cursor is not None:
+        return None, paging.keyset_page(query, found, size, cursor=cursor), count, [], True
+    paginator = CountedPaginator(found.values_list("pk", flat=True), size, count.value)
+    page = paginator.get_page(number)
+    if kept is None or page.number != 1:
+        offset = max(0, page.start_index() - 1)
+        kept = paging.keyset_page(query, found, size, cursor=None, offset=offset)
+    elided = list(paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1))
+    # The numbered pages end at 10,000 cards; beyond, "Next" goes by cursor.
+    return page, kept, count, elided, count.over and not page.has_next()
 
 
 def card_list_page(form: CardListForm) -> CardListPage:
@@ -926,25 +960,43 @@ def card_list_page(form: CardListForm) -> CardListPage:
     query: Query = form.cleaned_data["q"]
     size = PAGE_SIZES[display]
     found = search_cards(query)
-    number = form.page_number()
-    ids, count = search_page(query, found, number, size)
-    if count is None:  # past the end: the paginator shows the last page
-        count = search_count(query, found)
-    paginator = CountedPaginator(found.values_list("pk", flat=True), size, count)
-    page = paginator.get_page(number)
-    if page.number != number:
-        ids = list(page.object_list)
-    key = query.sort.lstrip("-")
     own_query = list_query(text, display)
+    cursor_text = form.cleaned_data.get("cursor") or ""
+    try:
+        cursor = paging.read_cursor(cursor_text, query, size) if cursor_text else None
+    except paging.CursorError as error:
+        problem = QueryProblem(error.message, "", "", "")
+        return CardListPage(q=text, error=problem, display=display, displays=displays, links=links)
+    try:
+        with paging.search_budget():
+            page, kept, count, elided, more = _list_slice(
+                query, found, size, form.page_number(), cursor
+            )
+    except paging.SearchTooBroad as error:
+        problem = QueryProblem(error.message, "", "", "")
+        return CardListPage(q=text, error=problem, display=display, displays=displays, links=links)
+    separator = "&" if own_query else ""
+    next_url = ""
+    if more and kept.next_cursor:
+        next_url = f"?{own_query}{separator}{urlencode({'cursor': kept.next_cursor})}"
+    if count.over:
+        found_text = _("more than %(counter)s cards found") % {
+            "counter": number_format(paging.MAX_EXACT_COUNT, force_grouping=True)
+        }
+    else:
+        found_text = ngettext("%(counter)s card found", "%(counter)s cards found", count.value) % {
+            "counter": count.value
+        }
+    key = query.sort.lstrip("-")
     return CardListPage(
         q=text,
         error=None,
         display=display,
         page=page,
-        cards=rows_of(ids),
+        cards=rows_of(kept.ids),
         described=describe(query),
         sort_described=describe_sort(query),
-        elided=list(paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1)),
+        elided=elided,
         displays=displays,
         sorts=[Choice(k, capfirst(str(name)), k == key) for k, name in SORTS.items()],
         descending=query.sort.startswith("-"),
@@ -952,12 +1004,14 @@ def card_list_page(form: CardListForm) -> CardListPage:
         page_link=f"?{own_query}&page=" if own_query else "?page=",
         random_url=f"{route_path('explorer:random-card')}?{list_query(text)}".rstrip("?"),
         api_url=f"{route_path('api:card-search')}?{list_query(text)}".rstrip("?"),
-        found=ngettext("%(counter)s card found", "%(counter)s cards found", count)
-        % {"counter": count},
+        found=found_text,
         links=links,
         warnings=[w.message for w in query.warnings],
         why_link=f"{links['why_url']}?{urlencode({'q': text, 'card': ''})}" if text else "",
         feed_url=f"{route_path('explorer:search-feed')}?{list_query(text)}" if text else "",
+        next_url=next_url,
+        first_url=f"?{own_query}" if own_query else "?",
+        cursor_page=kept.number if cursor else 0,
     )
 
 
@@ -1315,14 +1369,7 @@ def statistics_page() -> StatisticsPage:
     """
     list_url = route_path("explorer:card-list")
     charts_spec = _bar_queries()
-    searches = {"starters": "is:starter", "catalogue": ""}
-    for index, (_title, bars) in enumerate(charts_spec):
-        for position, (_label, _css, q) in enumerate(bars):
-            searches[f"c{index}_{position}"] = q
-    rarest = rarest_attributes()
-    for position, attribute in enumerate(rarest):
-        searches[f"owns_{position}"] = owns_query(attribute.name)
-    counts = count_searches(searches)
+    counts, supply, rarest = statistics_figures()
     charts = []
     for index, (title, bars) in enumerate(charts_spec):
         rows = [
@@ -1342,7 +1389,7 @@ def statistics_page() -> StatisticsPage:
         starters_url=f"{list_url}?{urlencode({'q': 'is:starter'})}",
         charts=charts,
         supply_buckets=[text for _upper, text in SUPPLY_BUCKETS],
-        supply_rows=[(label_of(Slot, slot), counts_) for slot, counts_ in supply_counts().items()],
+        supply_rows=[(label_of(Slot, slot), counts_) for slot, counts_ in supply.items()],
         rarest=[
             RarestRow(
                 attribute,
@@ -1369,6 +1416,30 @@ class RarestRow:
 def owns_query(name: str) -> str:
     """The search for the cards owning an attribute, worn or not: ``owns="Qx Mitten"``."""
     return f'owns="{name.replace(chr(34), "")}"'
+
+
+#: How long the statistics' figures are kept (a change of the collection makes a new key).
+STATISTICS_SECONDS = 24 * 60 * 60
+
+
+def statistics_figures() -> tuple[dict[str, int], dict, list]:
+    """The statistics page's counts, supply table and rarest attributes, kept in the shared
+    cache per collection version: counting every bar reads every card (seconds at a
+    million), so it is done once per version — by the job that follows a recompute
+    (``explorer.tasks.statistics_task``) or by the first view after a change — never per
+    view."""
+
+    def build() -> tuple[dict[str, int], dict, list]:
+        searches = {"starters": "is:starter", "catalogue": ""}
+        for index, (_title, bars) in enumerate(_bar_queries()):
+            for position, (_label, _css, q) in enumerate(bars):
+                searches[f"c{index}_{position}"] = q
+        rarest = list(rarest_attributes())
+        for position, attribute in enumerate(rarest):
+            searches[f"owns_{position}"] = owns_query(attribute.name)
+        return count_searches(searches), supply_counts(), rarest
+
+    return shared("explorer:statistics", ("cards",), (), build, STATISTICS_SECONDS)
 
 
 def attribute_query(slot: str, name: str) -> str:

@@ -36,6 +36,8 @@ INSTALLED_APPS = [
     "arena",
     "codex_site",  # the top floor: home, header search, the API's index and docs
     "sharing",  # the top floor too: sitemaps, robots.txt, oEmbed
+    "django_tasks",  # long jobs off the request path (core.jobs)
+    "django_tasks_db",  # their database backend: `manage.py db_worker` on any host
 ]
 
 MIDDLEWARE = [
@@ -236,6 +238,19 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": 2000, "MAX_BYTES": 16 * 1024 * 1024},
     },
 }
+
+# Long jobs (core.jobs): queued in the database, run by `manage.py db_worker` workers.
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# Their progress: Redis when the site has one (every host's admin sees every worker's),
+# else a file cache that the server and the worker of one host share.
+CACHES["jobs"] = (
+    cache_from_url(CACHE_URL)
+    if CACHE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": BASE_DIR / "var" / "jobs",
+    }
+)
 
 # The whole collection as one JSON file (/api/bulk/cards.json), rewritten when it changes.
 # Every worker must see the same directory (DJANGO_BULK_DATA_DIR in production).

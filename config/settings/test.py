@@ -30,3 +30,10 @@ else:
 # Bulk files of the test databases apart from the development one, and apart from each
 # other when pytest-xdist runs the suite in several processes (each has its own database).
 BULK_DATA_DIR = BASE_DIR / "var" / f"test-bulk-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+
+# Tasks run at once, in the test's process and transaction (one test starts a real worker).
+TASKS = {"default": {"BACKEND": "django_tasks.backends.immediate.ImmediateBackend"}}
+CACHES = {
+    **CACHES,  # noqa: F405
+    "jobs": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "jobs"},
+}

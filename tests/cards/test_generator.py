@@ -152,3 +152,12 @@ def test_same_seed_gives_an_identical_export():
     assert export() == first
     call_command("generate_collection", seed=DEFAULT_SEED + 1, replace=True, stdout=StringIO())
     assert export() != first
+
+
+def test_the_final_derivation_in_two_processes_gives_the_same_collection(monkeypatch):
+    from cards import generator
+
+    alone = generator.generate(7, 300, processes=1)
+    monkeypatch.setattr(generator, "PARALLEL_FROM", 100)
+    split = generator.generate(7, 300, processes=2)
+    assert split.derived == alone.derived and split.cards == alone.cards

@@ -27,9 +27,7 @@ def test_recompute_if_stale_runs_once_per_engine_version(monkeypatch):
     assert DerivationStamp.objects.get().fingerprint == services.engine_fingerprint()
     assert "up to date" in run("--if-stale")
     monkeypatch.setattr(services, "engine_fingerprint", lambda: "a-newer-engine")
-    monkeypatch.setattr(
-        "cards.management.commands.recompute.engine_fingerprint", lambda: "a-newer-engine"
-    )
+    monkeypatch.setattr("cards.tasks.engine_fingerprint", lambda: "a-newer-engine")
     assert "checked" in run("--if-stale")
     assert DerivationStamp.objects.count() == 1
     assert DerivationStamp.objects.get().fingerprint == "a-newer-engine"

@@ -104,6 +104,7 @@ BAD_PARAMS: dict[tuple[str, str], tuple[str, str]] = {
     ("card-search", "page_size"): ("100000", "bad_page_size"),
     ("card-search", "explain"): ("maybe", "invalid_choice"),
     ("card-explain", "q"): ("rarty:epic", "unknown_field"),
+    ("card-search", "cursor"): ("tampered", "bad_cursor"),
     **{
         ("slab-search", name): (value, "invalid_parameter")
         for name, value in {

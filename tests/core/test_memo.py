@@ -202,6 +202,12 @@ def test_a_search_count_after_a_cards_bump(db):
         def count(self):
             return self.n
 
+        def order_by(self):  # search_count counts over a bounded slice
+            return self
+
+        def __getitem__(self, bounds):
+            return self
+
     assert search_count(query, Counted(1)) == 1
     assert search_count(query, Counted(2)) == 1
     versions.bump("cards")

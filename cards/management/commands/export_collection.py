@@ -1,8 +1,11 @@
 """Write the whole collection as JSON (the import format)."""
 
-from django.core.management.base import BaseCommand, OutputWrapper
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError, OutputWrapper
 from django.utils.translation import gettext as _
 
+from cards.tasks import export_task
 from cards.transfer import export_collection
 
 
@@ -26,8 +29,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "file", nargs="?", default="-", help=_("Where to write; - (the default) for stdout.")
         )
+        parser.add_argument(
+            "--background",
+            action="store_true",
+            help=_("Enqueue it for a worker, which writes FILE on its host."),
+        )
 
     def handle(self, *args, file: str, **options):
+        if options.get("background"):
+            if file == "-":
+                raise CommandError(_("--background needs a FILE to write."))
+            queued = export_task.enqueue(str(Path(file).resolve()))
+            self.stdout.write(_("Enqueued the export as task %(id)s.") % {"id": queued.id})
+            return
         if file == "-":
             export_collection(_Raw(self.stdout))
             return

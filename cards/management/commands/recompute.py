@@ -1,13 +1,15 @@
-"""Re-derive every card's stored fields with the engine (after engine or bulk data changes)."""
+"""Re-derive every card's stored fields with the engine (after engine or bulk data changes).
+
+A thin wrapper of the recompute job (``cards.tasks``): run here, or with ``--background``
+enqueued for a worker (``manage.py db_worker``)."""
 
 import time
 
 from django.core.management.base import BaseCommand
 from django.utils.translation import gettext as _
 
-from cards.history import record_rules_version
-from cards.models import DerivationStamp
-from cards.services import engine_fingerprint, recompute_cards
+from cards.tasks import recompute, recompute_task
+from core.jobs import run_job
 
 
 class Command(BaseCommand):
@@ -28,29 +30,45 @@ class Command(BaseCommand):
             action="store_true",
             help=_("Only when the engine changed since the stored fields were derived."),
         )
+        parser.add_argument(
+            "--processes",
+            type=int,
+            default=1,
+            help=_("Processes that derive the cards (default 1; one per core to use)."),
+        )
+        parser.add_argument(
+            "--background",
+            action="store_true",
+            help=_("Enqueue it for a worker (manage.py db_worker) instead of running it here."),
+        )
 
     def handle(self, *args, batch_size: int, if_stale: bool = False, **options):
-        # A new rules version is recorded first, with every card it changes and why
-        # (compared with the stored fields, derived with the version before).
-        version = record_rules_version()
-        if version is not None:
-            self.stdout.write(_("Rules version %(version)s recorded.") % {"version": version})
-        fingerprint = engine_fingerprint()
-        stamp = DerivationStamp.objects.first()
-        if if_stale and stamp is not None and stamp.fingerprint == fingerprint:
-            self.stdout.write(_("Stored fields are up to date with the engine."))
+        processes = max(1, options.get("processes") or 1)
+        if options.get("background"):
+            queued = recompute_task.enqueue(
+                batch_size=batch_size, if_stale=if_stale, processes=processes
+            )
+            self.stdout.write(_("Enqueued the recompute as task %(id)s.") % {"id": queued.id})
             return
         started = time.perf_counter()
-        result = recompute_cards(batch_size=max(1, batch_size))
-        DerivationStamp.objects.exclude(pk=getattr(stamp, "pk", None)).delete()
-        DerivationStamp.objects.update_or_create(
-            pk=getattr(stamp, "pk", None), defaults={"fingerprint": fingerprint}
+        result = run_job(
+            None,
+            lambda progress: recompute(
+                batch_size=batch_size, if_stale=if_stale, processes=processes
+            ),
         )
+        if result["rules_version"]:
+            self.stdout.write(
+                _("Rules version %(version)s recorded.") % {"version": result["rules_version"]}
+            )
+        if result["skipped"]:
+            self.stdout.write(_("Stored fields are up to date with the engine."))
+            return
         self.stdout.write(
             _("%(checked)d cards checked, %(changed)d changed in %(seconds).1f s.")
             % {
-                "checked": result.checked,
-                "changed": result.changed,
+                "checked": result["checked"],
+                "changed": result["changed"],
                 "seconds": time.perf_counter() - started,
             }
         )

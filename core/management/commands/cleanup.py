@@ -9,11 +9,9 @@ Finished, shareable things stay. Run it daily (cron or a timer).
 
 from __future__ import annotations
 
-from django.apps import apps
-from django.contrib.sessions.models import Session
-from django.core.management import call_command
-from django.core.management.base import BaseCommand
-from django.utils import timezone
+from django.core.management.base import BaseCommand, CommandParser
+
+from core.tasks import cleanup, cleanup_task
 
 
 class Command(BaseCommand):
@@ -24,13 +22,15 @@ class Command(BaseCommand):
         "and openings stay: their permalinks are shareable. Run it daily."
     )
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--background", action="store_true", help="enqueue it for a worker (db_worker)"
+        )
+
     def handle(self, *args: object, **options: object) -> None:
-        now = timezone.now()
-        sessions = Session.objects.filter(expire_date__lt=now).count()
-        call_command("clearsessions")
-        self.stdout.write(f"Removed {sessions} expired session(s).")
-        for config in apps.get_app_configs():
-            hook = getattr(config, "cleanup", None)
-            if callable(hook):
-                for line in hook(now):
-                    self.stdout.write(line)
+        if options["background"]:
+            result = cleanup_task.enqueue()
+            self.stdout.write(f"Enqueued clean-up as task {result.id}.")
+            return
+        for line in cleanup():
+            self.stdout.write(line)

@@ -7,9 +7,11 @@ seconds for the demo collection of 1,000 cards.
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.jobs import run_job
 from engine.packs import GAUNTLET_GAMES_PER_SIDE, GAUNTLET_PER_TIER, GAUNTLET_SEED
 from packs.models import PowerRun
 from packs.services import compute_power
+from packs.tasks import power_task
 
 
 class Command(BaseCommand):
@@ -26,6 +28,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-missing", action="store_true", help="do nothing when a measurement is stored"
         )
+        parser.add_argument(
+            "--background", action="store_true", help="enqueue it for a worker (db_worker)"
+        )
 
     def handle(self, *args, **options):
         if options["if_missing"] and PowerRun.objects.exists():
@@ -36,15 +41,25 @@ class Command(BaseCommand):
         if not 1 <= options["games"] <= 20:
             raise CommandError("--games: from 1 to 20")
 
+        if options["background"]:
+            queued = power_task.enqueue(
+                seed=options["seed"], per_tier=options["per_tier"], games=options["games"]
+            )
+            self.stdout.write(f"Enqueued the power promise as task {queued.id}.")
+            return
+
         def progress(done: int, total: int) -> None:
             if options["verbosity"] > 1:
                 self.stdout.write(f"  {done}/{total} cards")
 
-        run = compute_power(
-            seed=options["seed"],
-            per_tier=options["per_tier"],
-            games=options["games"],
-            progress=progress,
+        run = run_job(
+            None,
+            lambda _progress: compute_power(
+                seed=options["seed"],
+                per_tier=options["per_tier"],
+                games=options["games"],
+                progress=progress,
+            ),
         )
         self.stdout.write(
             f"Power promise: {run.matches:,} matches against {len(run.gauntlet)} gauntlet "

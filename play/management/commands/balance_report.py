@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
+from core.jobs import run_job
 from engine.data import DECK_MAX, DECK_MIN
 from engine.match.bots import BOTS
 from play.services import DeckError, run_balance_report
+from play.tasks import balance_report_task
 
 
 class Command(BaseCommand):
@@ -20,6 +22,9 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=0, help="match i uses seed S+i")
         parser.add_argument("--deck-size", type=int, default=DECK_MAX)
         parser.add_argument("--bots", default="greedy,greedy", help=f"two of {', '.join(BOTS)}")
+        parser.add_argument(
+            "--background", action="store_true", help="enqueue it for a worker (db_worker)"
+        )
 
     def handle(self, *args, **options):
         matches = options["matches"]
@@ -32,6 +37,12 @@ class Command(BaseCommand):
         if len(bots) != 2 or any(b not in BOTS for b in bots):
             raise CommandError(f"--bots takes two of {', '.join(BOTS)}.")
 
+        if options["background"]:
+            queued = balance_report_task.enqueue(
+                matches=matches, seed=options["seed"], deck_size=size, bots=list(bots)
+            )
+            self.stdout.write(f"Enqueued the balance report as task {queued.id}.")
+            return
         verbosity = options["verbosity"]
 
         def progress(done: int) -> None:
@@ -39,8 +50,12 @@ class Command(BaseCommand):
                 self.stdout.write(f"  {done} / {matches}")
 
         try:
-            report = run_balance_report(
-                matches, options["seed"], deck_size=size, bots=bots, progress=progress
+            report = run_job(
+                None,
+                lambda _progress: run_balance_report(
+                    matches, options["seed"], deck_size=size, bots=bots, progress=progress
+                ),
+                attempts=1,  # a deck error is the collection's, not a passing failure
             )
         except DeckError:
             raise CommandError("The collection has no cards to build decks from.") from None
