@@ -4,11 +4,9 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('cards', '0008_card_nullable_descending_sort_indexes'),
-        ('cards', '0008_merge_decided_fragile_history'),
+        ("cards", "0008_card_nullable_descending_sort_indexes"),
+        ("cards", "0008_merge_decided_fragile_history"),
     ]
 
-    operations = [
-    ]
+    operations = []

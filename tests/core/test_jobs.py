@@ -20,6 +20,7 @@ from cards.specs import DERIVED_FIELDS
 from cards.tasks import recompute_task
 from core import jobs
 from core.tasks import cleanup_task
+from engine.data import RULES_VERSION
 from tests.cards.conftest import make_card
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +37,12 @@ def test_recompute_runs_as_a_task_with_its_progress_and_result():
     Card.objects.filter(pk=card.pk).update(atk=999)  # stale: the engine says otherwise
     result = recompute_task.enqueue(batch_size=1)
     assert result.status == TaskResultStatus.SUCCESSFUL
-    assert result.return_value == {"skipped": False, "checked": 1, "changed": 1}
+    assert result.return_value == {
+        "skipped": False,
+        "checked": 1,
+        "changed": 1,
+        "rules_version": RULES_VERSION,  # the database's first: recorded by the job
+    }
     card.refresh_from_db()
     assert card.atk != 999
     assert DerivationStamp.objects.count() == 1
