@@ -341,9 +341,13 @@ def ledger(seed: DaySeed) -> dict:
 
 
 def latest_odds_version(pool: Pool) -> OddsVersion | None:
+    """The pool's latest odds version, with its candidate list's digest; the list itself
+    (≈ 16 KB of JSON for a thousand cards) is read only if asked for (a new version's
+    changes), not on each view of the pool page."""
     return (
         OddsVersion.objects.filter(pool=pool)
         .select_related("candidate_list")
+        .defer("candidate_list__candidates")
         .order_by("-number")
         .first()
     )
