@@ -233,14 +233,14 @@ class PoolPage:
     version: VersionLine | None
     versions: tuple[VersionLine, ...]
     collection: CollectionView | None
-    form: OpenForm
-    client_seed_max: int
     nav_section: str = "packs"
 
 
 def pool_page(request: HttpRequest, pool: Pool) -> PoolPage:
-    """What a pool holds and the exact odds of one pack; its power, its odds versions,
-    the day's commitment and the open form. The same for every visitor."""
+    """What a pool holds and the exact odds of one pack; its power, its odds versions and
+    the day's commitment. The same for every visitor, so a shared HTTP cache may keep it:
+    the open form, which holds the visitor's CSRF token, is a fragment of its own
+    (``open_page(…, fragment=True)``), which htmx loads into the page."""
     candidates = selectors.candidates(pool)  # the same cards as ``pool_cards``: its count
     page = paginate(request, selectors.pool_cards(pool), CARDS_PER_PAGE, len(candidates))
     odds = offer_odds(candidates, pool.pack_size)
@@ -292,8 +292,6 @@ def pool_page(request: HttpRequest, pool: Pool) -> PoolPage:
             if version is not None
             else None
         ),
-        OpenForm(),
-        CLIENT_SEED_MAX,
     )
 
 
@@ -304,25 +302,28 @@ def pool_page(request: HttpRequest, pool: Pool) -> PoolPage:
 @dataclass(frozen=True, slots=True)
 class OpenPage:
     """The open form on its own page: the server's proposed client seed (no JavaScript),
-    or a refused one with its error."""
+    or a refused one with its error; or the form alone, with no seed (``fragment``: the
+    pool page loads it with htmx, and the browser fills the seed)."""
 
     pool: Pool
     name: LocalizedText
     form: OpenForm
+    picks: int
     day: DayView
     client_seed_max: int
     status: int = 200
     nav_section: str = "packs"
 
 
-def open_page(pool: Pool, form: OpenForm | None = None) -> OpenPage:
+def open_page(pool: Pool, form: OpenForm | None = None, *, fragment: bool = False) -> OpenPage:
     if form is None:
-        form = OpenForm(initial={"client_seed": proposed_client_seed()})
+        form = OpenForm(initial={} if fragment else {"client_seed": proposed_client_seed()})
     status = 400 if form.is_bound and form.errors else 200
     return OpenPage(
         pool,
         presenters.localized(pool, "name"),
         form,
+        min(pool.pack_size, len(selectors.candidates(pool))),
         day_view(services.today()),
         CLIENT_SEED_MAX,
         status,

@@ -223,9 +223,12 @@ def power_is_current(run: PowerRun, pool: Pool | None = None) -> bool:
     version is the one the run measured."""
     if pool is None:
         return run.collection_version == versions.current("cards")
-    now = card_fingerprints(pool.cards.filter(_IN_A_POOL))
+    held = pool.cards.filter(_IN_A_POOL)
+    now = card_fingerprints(held)
+    # The same cards as a subquery, not a list of every token (binding ~900 parameters
+    # cost the pool page more than the lookup itself).
     measured = dict(
-        CardPower.objects.filter(run=run, card__token__in=list(now)).values_list(
+        CardPower.objects.filter(run=run, card__in=held.values("pk")).values_list(
             "card__token", "fingerprint"
         )
     )
@@ -338,9 +341,13 @@ def ledger(seed: DaySeed) -> dict:
 
 
 def latest_odds_version(pool: Pool) -> OddsVersion | None:
+    """The pool's latest odds version, with its candidate list's digest; the list itself
+    (≈ 16 KB of JSON for a thousand cards) is read only if asked for (a new version's
+    changes), not on each view of the pool page."""
     return (
         OddsVersion.objects.filter(pool=pool)
         .select_related("candidate_list")
+        .defer("candidate_list__candidates")
         .order_by("-number")
         .first()
     )

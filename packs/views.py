@@ -3,8 +3,10 @@ binder, checking the odds, the day's ledger and the verifier.
 
 Each view parses its input (a form or a typed parser), asks ``packs.pages`` for its page
 object and renders it. Nothing shown before an opening depends on its result: the pool
-page is the same for everyone (cached per content version; the day's first visit makes
-its server seed, which renews it), and the draw happens at the POST. Every page works
+page is the same for everyone (cached per content version, in a shared HTTP cache too;
+the day's first visit makes its server seed, which renews it; its open form, which holds
+the visitor's CSRF token, is an htmx fragment of its own), and the draw happens at the
+POST. Every page works
 without JavaScript; htmx swaps a page's partial (pagination, the card-by-card reveal, the
 check's results) and every ``hx-get`` keeps its ``href``.
 """
@@ -63,12 +65,16 @@ def _pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def pool_open(request: HttpRequest, slug: str) -> HttpResponse:
-    """GET: the open form with a client seed the server proposes (no JavaScript). POST:
-    open one pack with the client seed sent, then its permalink."""
+    """GET: the open form with a client seed the server proposes (no JavaScript), or,
+    for htmx, the form alone with none (the pool page loads it: the browser fills the
+    seed). It holds the visitor's CSRF token, so it is never shared; the pool page, which
+    holds nothing of the visitor, is. POST: open one pack with the client seed sent,
+    then its permalink."""
     pool = selectors.pool_or_404(slug)
     if request.method != "POST":
-        page = pages.open_page(pool)
-        return render(request, "packs/pool_open.html", pages.context(page), status=page.status)
+        page = pages.open_page(pool, fragment=wants_partial(request))
+        context = pages.context(page)
+        return render_page(request, "packs/pool_open.html", context, partial="form")
     result = pages.open_result(request, pool, OpenForm(request.POST))
     if result.limited is not None:
         return limits.too_many(request, result.limited, "packs/rate_limited.html", pool=pool)

@@ -29,16 +29,20 @@ def _open_and_reveal(page, base: str, lang: str, js: bool) -> Opening:
     assert page.locator("h1").inner_text() == (
         "Browser pool" if lang == "en" else "Пул для браузера"
     )
-    seed = page.locator("#id_client_seed")
-    if js:  # the browser fills a random client seed; the person may change it
-        assert re.fullmatch(r"[0-9a-f]{24}", seed.input_value())
-        page.locator("form[data-open-pack] button[type=submit]").click()
-    else:  # no script: the next page has the server propose one, editable
-        assert seed.input_value() == ""
-        page.locator(
-            f'noscript a[href="/{lang}/packs/browser-pool/open/"], a[href="/{lang}/packs/browser-pool/open/"]'
-        ).first.click()
-        page.wait_for_url(f"**/{lang}/packs/browser-pool/open/")
+    open_url = f"/{lang}/packs/browser-pool/open/"
+    if js:
+        # The page is shared by every visitor; htmx loads the open form (the visitor's own
+        # CSRF token) into it, and the browser fills a random client seed there.
+        seed = page.locator("#open-form form[data-open-pack] #id_client_seed")
+        page.wait_for_function(
+            "() => /^[0-9a-f]{24}$/.test(document.querySelector('#id_client_seed')?.value)"
+        )
+        assert page.locator("#open-form a.button").count() == 0  # the link gave way
+        seed.press("Enter")  # the keyboard sends it
+    else:  # no script: a plain link, keyboard and all, to the form's page, which proposes one
+        assert page.locator("#id_client_seed").count() == 0
+        page.locator(f'#open-form a[href="{open_url}"]').press("Enter")
+        page.wait_for_url(f"**{open_url}")
         assert re.fullmatch(r"[0-9a-f]{16}", page.locator("#id_client_seed").input_value())
         page.locator("form[data-open-pack] button[type=submit]").click()
     page.wait_for_url(re.compile(r".*/packs/openings/[0-9a-f-]+/\?shown=0$"))

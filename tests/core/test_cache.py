@@ -27,19 +27,22 @@ def page_entries() -> list[str]:
 
 
 def form_page(*names: str) -> str:
-    """A cached page with a form, whose CSRF token is spliced into every render: a booster
-    pool's (with its open form), holding cards named ``names`` (and three more)."""
-    from cards.models import Card
-    from packs.models import Pool
+    """A cached page with a form, whose CSRF token is spliced into every render, listing
+    the names of the collection's cards: ``names`` (and three more). Its test needs
+    ``FORM_URLS`` (no page of the site has a form since issue 32)."""
     from tests.cards.conftest import make_card
+
+    from .page_cache_urls import FORM_PAGE
 
     for token, name in enumerate((*names, "Pup A", "Pup B", "Pup C"), start=900):
         make_card(token, name=name)
-    pool = Pool.objects.create(slug="token-test", name_en="Token test", pack_size=3)
-    pool.cards.set(Card.objects.filter(token__gte=900))
-    return "/en/packs/token-test/"
+    return FORM_PAGE
 
 
+FORM_URLS = pytest.mark.urls("tests.core.page_cache_urls")
+
+
+@FORM_URLS
 def test_two_visitors_get_the_cached_page_with_their_own_token(django_assert_num_queries):
     page = form_page()
     first, second = Client(), Client()
@@ -60,6 +63,7 @@ def test_a_cached_page_without_a_form_makes_no_token():
     assert "csrftoken" not in visitor.cookies
 
 
+@FORM_URLS
 def test_a_token_from_a_cached_page_passes_the_csrf_check():
     from bench.htmlforms import parse_page
 
@@ -192,6 +196,7 @@ def test_what_ifs_of_a_card_are_rendered_not_kept(client):
     assert set(page_entries()) == kept
 
 
+@FORM_URLS
 def test_a_body_above_the_limit_is_served_but_not_kept(client, settings):
     settings.PAGE_CACHE_MAX_BYTES = 1000
     response = client.get(form_page())
@@ -284,8 +289,9 @@ def _two_visits(url: str) -> tuple[str, str]:
     return a.content.decode(), b.content.decode()
 
 
+@FORM_URLS
 def test_a_card_name_holding_the_old_placeholder_stays_text():
-    # A booster pool's page lists the card's name beside its open form's token.
+    # The page lists the card's name beside its form's token.
     a, b = _two_visits(form_page(f"Pup {OLD_PLACEHOLDER} #42"))
     for html in (a, b):
         assert f"Pup {OLD_PLACEHOLDER} #42" in html
@@ -311,6 +317,7 @@ def test_a_wiki_link_holding_the_old_placeholder_stays_text():
         assert not TOKEN.search(html)  # a page without a form has no token to splice
 
 
+@FORM_URLS
 def test_each_render_has_its_own_unguessable_placeholder(monkeypatch):
     from core import cache as page_cache
 

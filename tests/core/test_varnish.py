@@ -254,3 +254,25 @@ def test_a_ban_names_tags_and_nothing_else(varnish):
         answer.read()
         assert answer.status == status, tags
     connection.close()
+
+
+def test_the_pool_page_is_shared_and_its_open_form_never_is(varnish):
+    """Issue 32: the booster pool page holds nothing of the visitor, so Varnish serves it
+    to everyone; the open form (each visitor's CSRF token) is a fragment never kept."""
+    from packs.demo import load_demo_pools
+
+    call_command("generate_collection", seed=2026, size=40, replace=True, verbosity=0)
+    load_demo_pools()
+    path = "/en/packs/night-sky/"
+    first, body = Visitor(varnish).get(path)
+    assert first.status == 200 and "csrfmiddlewaretoken" not in body
+    other, other_body = Visitor(varnish, sessionid="someone", csrftoken="y" * 32).get(path)
+    assert other.headers["X-Cache"] == "HIT" and other_body == body
+    assert "public" in other.headers["Cache-Control"]
+    owner, stranger = Visitor(varnish), Visitor(varnish)
+    tokens = []
+    for visitor in (owner, stranger, owner):
+        form, form_body = visitor.get("/en/packs/night-sky/open/", **{"HX-Request": "true"})
+        assert form.headers["X-Cache"] != "HIT" and "private" in form.headers["Cache-Control"]
+        tokens.append(_csrf(form_body))
+    assert all(tokens) and not tokens[0] & tokens[1]

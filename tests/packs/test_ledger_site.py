@@ -23,7 +23,7 @@ from engine.packs import PackPool, draw_offer, power_report
 from packs import collection, demo, selectors, services
 from packs.models import DaySeed, OddsVersion, Opening, Pool
 
-from .test_views import csrf_of, url
+from .test_views import csrf_of, open_form, url
 
 
 def api(name: str, **kwargs) -> str:
@@ -35,7 +35,7 @@ def today() -> dt.date:
 
 
 def open_with(client, seed: str, slug: str = "night-sky", lang: str = "en"):
-    token = csrf_of(client.get(url("pool-detail", lang, slug=slug)).content.decode())
+    token = csrf_of(open_form(client, slug, lang))
     return client.post(
         url("pool-open", lang, slug=slug), {"csrfmiddlewaretoken": token, "client_seed": seed}
     )

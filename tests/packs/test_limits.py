@@ -13,7 +13,7 @@ from core import limits as core_limits
 from packs import services
 from packs.models import Opening
 
-from .test_views import csrf_of, open_pack, url
+from .test_views import csrf_of, open_form, open_pack, url
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def _one_window(monkeypatch):
 
 
 def test_one_session_opening_a_hundred_packs_is_held_back(client, site):
-    token = csrf_of(client.get(url("pool-detail", slug="whole-collection")).content.decode())
+    token = csrf_of(open_form(client))
     post = url("pool-open", slug="whole-collection")
     codes = [
         client.post(

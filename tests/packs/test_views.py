@@ -33,9 +33,17 @@ def csrf_of(html: str) -> str:
     return match.group(1)
 
 
+def open_form(client: Client, slug: str = "whole-collection", lang: str = "en") -> str:
+    """The pool page's open form, as htmx loads it into the page (the visitor's own)."""
+    response = client.get(url("pool-open", lang, slug=slug), headers=HX)
+    assert response.status_code == 200 and "<html" not in response.content.decode()
+    return response.content.decode()
+
+
 def open_pack(client: Client, slug: str = "whole-collection", lang: str = "en", token=None):
     if token is None:
-        token = csrf_of(client.get(url("pool-detail", lang, slug=slug)).content.decode())
+        client.get(url("pool-detail", lang, slug=slug))
+        token = csrf_of(open_form(client, slug, lang))
     data = {"csrfmiddlewaretoken": token, "client_seed": "my-seed"}
     return client.post(url("pool-open", lang, slug=slug), data)
 
@@ -66,7 +74,7 @@ def test_the_pool_page_shows_cards_odds_chart_and_power(client, site, lang) -> N
     assert f'href="/{lang}/cards/{first.token}/"' in html
     assert html.count('class="pack-card ') == min(24, pool.cards.count())
     assert "1 in " in html or "1 из " in html
-    assert 'action="' + url("pool-open", lang, slug=pool.slug) + '"' in html
+    assert 'href="' + url("pool-open", lang, slug=pool.slug) + '"' in html  # the open form
     assert url("pool-check", lang, slug=pool.slug) in html
     assert "/api/packs/night-sky" in html
     assert 'class="power-verdict' in html
@@ -117,7 +125,7 @@ def test_an_empty_pool_says_so_and_stores_nothing(client, site) -> None:
     Pool.objects.create(slug="empty", name_en="Empty pool", name_ru="Пустой пул")
     html = client.get(url("pool-detail", "ru", slug="empty")).content.decode()
     assert "Пустой пул" in html
-    assert 'name="csrfmiddlewaretoken"' not in html  # no open form
+    assert url("pool-open", slug="empty") not in html  # no open form, no link to one
     response = client.post(url("pool-open", slug="empty"), {"client_seed": "mine"})
     assert response.status_code == 302 and response["Location"] == url("pool-detail", slug="empty")
     assert not Opening.objects.exists()
@@ -154,17 +162,20 @@ def test_nothing_before_the_post_depends_on_the_result(site, lang) -> None:
     for _ in range(6):
         cache.clear()
         response = client.get(page)
-        renders.append((masked(response.content.decode()), sorted(response.headers.items())))
+        form = open_form(client, lang=lang)
+        renders.append((response.content.decode(), sorted(response.headers.items()), masked(form)))
         results.append(tuple(open_pack_picks(client, lang)))
         if len(set(results)) >= 2:
             break
     assert len(set(results)) >= 2, "two openings should differ"
-    first_html, first_headers = renders[0]
-    for html, headers in renders[1:]:
-        assert html == first_html
+    first_html, first_headers, first_form = renders[0]
+    for html, headers, form in renders[1:]:
+        assert html == first_html  # no token at all: the form is a fragment of its own
         assert headers == first_headers
-    stranger = masked(Client().get(page).content.decode())  # from the cache, another visitor
-    assert stranger == first_html
+        assert form == first_form
+    stranger = Client()
+    assert stranger.get(page).content.decode() == first_html  # from the cache
+    assert masked(open_form(stranger, lang=lang)) == first_form
 
 
 def open_pack_picks(client: Client, lang: str) -> list[int]:
@@ -174,12 +185,43 @@ def open_pack_picks(client: Client, lang: str) -> list[int]:
 
 
 def test_the_open_form_carries_no_seed_or_result(client, site) -> None:
-    html = client.get(url("pool-detail", slug="whole-collection")).content.decode()
+    html = open_form(client)
     form = re.search(r"<form[^>]*data-open-pack.*?</form>", html, re.S).group(0)
     assert re.findall(r'<input[^>]*name="([^"]+)"', form) == ["csrfmiddlewaretoken", "client_seed"]
-    # The client seed is the browser's to make (static/js/packs.js): the cached page holds none.
+    # The client seed is the browser's to make (static/js/packs.js): the fragment holds none.
     assert re.search(r'<input[^>]*name="client_seed"[^>]*value=', form) is None
-    assert "hx-" not in form
+    assert "data-client-seed" in form and "hx-" not in form
+    assert "Open a pack of 5 cards" in form
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_pool_page_is_shared_and_its_open_form_is_the_visitors_own(site, lang) -> None:
+    """Issue 32: the pool page holds nothing of the visitor (no CSRF token, no cookie), so
+    a shared HTTP cache may keep it; the open form comes from its own address, private."""
+    client = Client()
+    page = url("pool-detail", lang, slug="night-sky")
+    for _ in range(2):  # rendered, then from the page cache
+        response = client.get(page)
+        html = response.content.decode()
+        assert response.status_code == 200 and not response.cookies
+        assert "csrfmiddlewaretoken" not in html
+        control = response["Cache-Control"]
+        assert "public" in control and "s-maxage=" in control and "private" not in control
+        assert response["ETag"] and response["Last-Modified"]
+    again = client.get(page, headers={"If-None-Match": response["ETag"]})
+    assert again.status_code == 304
+    # Without JavaScript the form's own page is one link away (a plain link, keyboard
+    # and all); with it, htmx loads the form from there into the page.
+    open_url = url("pool-open", lang, slug="night-sky")
+    link = re.search(r'<a class="button" href="([^"]+)" hx-get="([^"]+)" hx-trigger="load"', html)
+    assert link and link.groups() == (open_url, open_url)
+    fragment = client.get(open_url, headers=HX)
+    assert "private" in fragment["Cache-Control"] and "public" not in fragment["Cache-Control"]
+    assert "HX-Request" in fragment["Vary"] and "Cookie" in fragment["Vary"]
+    assert "<html" not in fragment.content.decode()
+    assert csrf_of(fragment.content.decode())
+    whole = client.get(open_url)
+    assert "<html" in whole.content.decode() and "private" in whole["Cache-Control"]
 
 
 # ---------------------------------------------------------------------------
@@ -229,8 +271,8 @@ def test_a_bad_reveal_step_is_404(client, site, shown) -> None:
 
 def test_a_double_submitted_open_makes_one_opening(site) -> None:
     client = Client(enforce_csrf_checks=True)
-    page = client.get(url("pool-detail", slug="whole-collection")).content.decode()
-    token = csrf_of(page)
+    client.get(url("pool-detail", slug="whole-collection"))
+    token = csrf_of(open_form(client))
     first = open_pack(client, token=token)
     second = open_pack(client, token=token)
     assert first.status_code == second.status_code == 302
@@ -379,7 +421,7 @@ def test_a_replayed_form_token_never_hands_over_its_owners_session(site) -> None
     owner = Client()
     admin = User.objects.create_superuser("boss", "boss@example.com", "pw")
     owner.force_login(admin)
-    token = csrf_of(owner.get(url("pool-detail", slug="whole-collection")).content.decode())
+    token = csrf_of(open_form(owner))
     assert open_pack(owner, token=token).status_code == 302
     mine = Opening.objects.get()
     assert mine.session_key == owner.session.session_key
