@@ -15,8 +15,10 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import path
+from django.urls import path, reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django_tasks import TaskResultStatus
 from modeltranslation.admin import TabbedTranslationAdmin
 
 from core.admin import TranslationTabsMedia
@@ -26,7 +28,7 @@ from engine.data import TIER_BANDS
 from engine.types import Slot
 
 from .forms import parse_token
-from .market import MarketImportError, import_market
+from .market import MarketImportError, check, rows_as_data
 from .models import (
     EQUIPPED_FIELDS,
     Attribute,
@@ -38,6 +40,7 @@ from .models import (
     SupplyRecord,
 )
 from .specs import DERIVED_FIELDS, derive_card
+from .tasks import market_import_task
 
 # The engine-derived columns staff may read but never edit (the rank is rarity's sort key).
 STORED_FIELDS = tuple(f for f in DERIVED_FIELDS if f != "rarity_rank")
@@ -316,7 +319,8 @@ class SupplyRecordAdmin(_ReadOnly):
         return [path("import/", view, name="cards_market_import"), *super().get_urls()]
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload a market data file: every row checked, then all written or none."""
+        """Upload a market data file: every row checked here, then written (all or none)
+        by a job (``cards.tasks.market_import_task``) that staff can follow."""
         if not self.has_view_permission(request) or not request.user.has_perm(
             "cards.change_attribute"
         ):
@@ -325,15 +329,12 @@ class SupplyRecordAdmin(_ReadOnly):
         problems: list[str] = []
         if request.method == "POST" and form.is_valid():
             try:
-                result = import_market(form.cleaned_data["file"].read())
+                supplies, ranks = check(form.cleaned_data["file"].read())
             except MarketImportError as failure:
                 problems = [str(p) for p in failure.problems[:200]]
             else:
-                messages.success(
-                    request,
-                    _("%(rows)d rows imported; %(changes)d card changes recorded.")
-                    % {"rows": result.supply_rows + result.rank_rows, "changes": result.changes},
-                )
+                queued = market_import_task.enqueue(rows=rows_as_data(supplies, ranks))
+                _tell_market_import(request, queued, len(supplies) + len(ranks))
                 return redirect("admin:cards_supplyrecord_changelist")
         context = {
             **self.admin_site.each_context(request),
@@ -344,6 +345,31 @@ class SupplyRecordAdmin(_ReadOnly):
         }
         return render(
             request, "admin/cards/market_import.html", context, status=400 if problems else 200
+        )
+
+
+def _tell_market_import(request: HttpRequest, queued: Any, rows: int) -> None:
+    """Say what became of the import job: done already (a backend that runs jobs at
+    once), failed, or queued for a worker, with a link to its result in the admin."""
+    if queued.status == TaskResultStatus.SUCCESSFUL:
+        result = queued.return_value
+        messages.success(
+            request,
+            _("%(rows)d rows imported; %(changes)d card changes recorded.")
+            % {"rows": rows, "changes": result["changes"]},
+        )
+    elif queued.status == TaskResultStatus.FAILED:
+        messages.error(request, _("The market import failed; nothing was imported."))
+    else:
+        url = reverse("admin:django_tasks_database_dbtaskresult_change", args=[queued.id])
+        messages.success(
+            request,
+            format_html(
+                '{} <a href="{}">{}</a>',
+                _("The market import (%(rows)d rows) is queued for a worker.") % {"rows": rows},
+                url,
+                _("Its progress and result"),
+            ),
         )
 
 

@@ -10,6 +10,10 @@ Otherwise the rows are stored day by day, oldest first, in one transaction: each
 values that are the newest known become the collection's current values, and the cards
 they touch are derived again and their changes recorded with the causes
 (``cards.history.record_changes``). Importing the same file again changes nothing.
+
+The two halves also run apart: ``check`` (fast, in the request or the command) and
+``apply_market`` (the heavy part, as the job ``cards.tasks.market_import_task``), the
+checked rows passed between them as JSON (``rows_as_data`` / ``rows_from_data``).
 """
 
 from __future__ import annotations
@@ -27,13 +31,24 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from core.jobs import Progress
 from engine.card import causes as why
 from engine.types import CardSpec, Slot
 
 from . import history, services
 from .models import Attribute, Card, RankRecord, SupplyRecord
 
-__all__ = ["CSV_COLUMNS", "MarketImportError", "MarketResult", "Problem", "import_market"]
+__all__ = [
+    "CSV_COLUMNS",
+    "MarketImportError",
+    "MarketResult",
+    "Problem",
+    "apply_market",
+    "check",
+    "import_market",
+    "rows_as_data",
+    "rows_from_data",
+]
 
 CSV_COLUMNS: tuple[str, ...] = ("date", "slot", "attribute", "card", "supply", "getgems_rank")
 MAX_ROWS = 1_000_000
@@ -284,16 +299,62 @@ def import_market(text: str | bytes) -> MarketResult:
 
     Raises ``MarketImportError`` (nothing written) when any row is wrong.
     """
-    supplies, ranks = check(text)
+    return apply_market(*check(text))
+
+
+def rows_as_data(supplies: list[_Supply], ranks: list[_Rank]) -> dict[str, list[list[Any]]]:
+    """Checked rows as JSON-able data (a task's argument): ``{"supply": [[row, "YYYY-MM-DD",
+    attribute id, supply], …], "rank": [[row, "YYYY-MM-DD", card id, rank or null], …]}``."""
+    return {
+        "supply": [[s.row, s.day.isoformat(), s.attribute_id, s.supply] for s in supplies],
+        "rank": [[r.row, r.day.isoformat(), r.card_id, r.rank] for r in ranks],
+    }
+
+
+def rows_from_data(data: dict[str, list[list[Any]]]) -> tuple[list[_Supply], list[_Rank]]:
+    """The rows ``rows_as_data`` gave; ``MarketImportError`` names each row whose attribute
+    or card was deleted since the file was checked."""
+    day = datetime.date.fromisoformat
+    supplies = [_Supply(n, day(d), int(pk), int(v)) for n, d, pk, v in data.get("supply", ())]
+    ranks = [
+        _Rank(n, day(d), int(pk), None if v is None else int(v))
+        for n, d, pk, v in data.get("rank", ())
+    ]
+    problems: list[Problem] = []
+    for rows, model, column in ((supplies, Attribute, "attribute"), (ranks, Card, "card")):
+        wanted = {getattr(r, f"{column}_id") for r in rows}
+        found: set[int] = set()
+        ids = list(wanted)
+        for start in range(0, len(ids), 5000):
+            chunk = ids[start : start + 5000]
+            found.update(model.objects.filter(id__in=chunk).values_list("id", flat=True))
+        problems += [
+            Problem(r.row, column, _("deleted after the file was checked"))
+            for r in rows
+            if getattr(r, f"{column}_id") not in found
+        ]
+    if problems:
+        raise MarketImportError(problems)
+    return supplies, ranks
+
+
+def apply_market(
+    supplies: list[_Supply], ranks: list[_Rank], *, progress: Progress | None = None
+) -> MarketResult:
+    """Store checked rows day by day, oldest first, in one transaction, and record what
+    they change; ``progress(days done, days)`` after each day."""
     result = MarketResult(supply_rows=len(supplies), rank_rows=len(ranks))
     by_day: dict[datetime.date, tuple[list[_Supply], list[_Rank]]] = defaultdict(lambda: ([], []))
     for s in supplies:
         by_day[s.day][0].append(s)
     for r in ranks:
         by_day[r.day][1].append(r)
+    days = sorted(by_day)
     with transaction.atomic(), services.signals_paused():
-        for day in sorted(by_day):
+        for done, day in enumerate(days, start=1):
             record_market_day(day, *by_day[day], result=result)
+            if progress is not None:
+                progress(done, len(days))
         result.days = len(by_day)
     return result
 

@@ -1,8 +1,10 @@
 """The collection's long jobs as tasks (``core.jobs``): recompute every card after a rules
-change or a market import, and write the collection's export file."""
+change, apply a market import and record what it changes, and write the collection's
+export file."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 from django_tasks import TaskContext, task
@@ -10,6 +12,7 @@ from django_tasks import TaskContext, task
 from core.jobs import Progress, run_job
 
 from .history import record_rules_version
+from .market import apply_market, rows_from_data
 from .models import DerivationStamp
 from .services import engine_fingerprint, recompute_cards
 
@@ -59,6 +62,20 @@ def recompute_task(
             batch_size=batch_size, if_stale=if_stale, progress=progress, processes=processes
         ),
     )
+
+
+@task(takes_context=True)
+def market_import_task(context: TaskContext, rows: dict[str, list[list[Any]]]) -> Any:
+    """Apply a market file's checked rows (``cards.market.rows_as_data``; the request or
+    the command checked them) and record the changes they make, with their causes: one
+    transaction, all or nothing, retried on failure, progress per day. The result counts
+    the rows, days, cards derived again and changes recorded."""
+
+    def body(progress: Progress) -> dict[str, Any]:
+        supplies, ranks = rows_from_data(rows)
+        return asdict(apply_market(supplies, ranks, progress=progress))
+
+    return run_job(context, body)
 
 
 @task(takes_context=True)

@@ -34,10 +34,15 @@ def statistics_task(context: TaskContext) -> Any:
     return run_job(context, body)
 
 
+#: The jobs that change the cards' stored fields: a success is followed by the new figures.
+CHANGING_CARDS = frozenset({"cards.tasks.recompute_task", "cards.tasks.market_import_task"})
+
+
 def after_recompute(sender: object, task_result: Any, **kwargs: Any) -> None:
-    """When a recompute job succeeds, its follow-ups: the statistics and the bulk file of
-    the new version (``django_tasks.signals.task_finished``; connected in ``apps.py``)."""
-    if task_result.task.module_path != "cards.tasks.recompute_task":
+    """When a recompute or market import job succeeds, its follow-ups: the statistics and
+    the bulk file of the new version (``django_tasks.signals.task_finished``; connected in
+    ``apps.py``)."""
+    if task_result.task.module_path not in CHANGING_CARDS:
         return
     if task_result.status != TaskResultStatus.SUCCESSFUL:
         return

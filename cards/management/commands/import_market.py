@@ -2,6 +2,10 @@
 
 Bad input exits with status 2 and one located line per problem on stderr (row, column,
 why); nothing is written then. Importing the same file again changes nothing.
+
+The rows are checked here; then the import job (``cards.tasks.market_import_task``) runs
+in this process, or with ``--background`` is enqueued for a worker (``manage.py
+db_worker``) and the task result's id is printed.
 """
 
 import sys
@@ -10,7 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from cards.market import CSV_COLUMNS, MarketImportError, import_market
+from cards.market import CSV_COLUMNS, MarketImportError, apply_market, check, rows_as_data
+from cards.tasks import market_import_task
+from core.jobs import run_job
 
 EXIT_BAD_INPUT = 2
 
@@ -25,8 +31,16 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help=_("The JSON or CSV file; - for standard input."))
+        parser.add_argument(
+            "--background",
+            action="store_true",
+            help=_(
+                "Check the file here, then enqueue the import for a worker "
+                "(manage.py db_worker) instead of running it here."
+            ),
+        )
 
-    def handle(self, *args, file: str, **options):
+    def handle(self, *args, file: str, background: bool = False, **options):
         try:
             if file == "-":
                 data = sys.stdin.buffer.read()
@@ -38,7 +52,7 @@ class Command(BaseCommand):
                 _("Cannot read %(file)s: %(reason)s") % {"file": file, "reason": error.strerror}
             ) from error
         try:
-            result = import_market(data)
+            supplies, ranks = check(data)
         except MarketImportError as failure:
             for problem in failure.problems:
                 self.stderr.write(str(problem))
@@ -51,6 +65,11 @@ class Command(BaseCommand):
                 % {"count": len(failure.problems)},
                 returncode=EXIT_BAD_INPUT,
             ) from None
+        if background:
+            queued = market_import_task.enqueue(rows=rows_as_data(supplies, ranks))
+            self.stdout.write(_("Enqueued the market import as task %(id)s.") % {"id": queued.id})
+            return
+        result = run_job(None, lambda progress: apply_market(supplies, ranks, progress=progress))
         self.stdout.write(
             _(
                 "%(supply)d supply rows and %(rank)d rank rows over %(days)d days; "
