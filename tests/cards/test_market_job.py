@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+from contextlib import contextmanager
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -114,11 +115,6 @@ def test_a_valid_file_from_the_admin_runs_the_job_and_records_the_changes(
     assert progress["done"] == progress["total"] == 2  # one step per day
 
 
-def test_staff_read_in_russian_that_the_import_is_done(admin_client, legend):
-    response = admin_client.post(URL.replace("/en/", "/ru/"), {"file": _file(GOOD)}, follow=True)
-    assert "Импортировано строк: 2" in response.content.decode()
-
-
 def test_an_invalid_file_writes_nothing_and_enqueues_nothing(admin_client, legend, enqueued):
     bad = [*GOOD, {"date": DAY, "slot": "paw", "attribute": "Nope", "supply": -1}]
     response = admin_client.post(URL, {"file": _file(bad)})
@@ -167,12 +163,20 @@ def test_an_attribute_deleted_before_the_job_runs_fails_it_by_row(legend):
     assert not SupplyRecord.objects.exists()
 
 
-def test_with_a_worker_backend_staff_are_told_it_is_queued_with_a_link(admin_client, legend):
-    with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
-        from django_tasks import task_backends
-        from django_tasks_db.models import DBTaskResult
+@contextmanager
+def worker_backend():
+    """The site's own backend: jobs wait in the database for a worker."""
+    from django_tasks import task_backends
 
+    with override_settings(TASKS={"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}):
         task_backends._settings = None  # the handler re-reads TASKS
+        yield
+
+
+def test_with_a_worker_backend_staff_are_told_it_is_queued_with_a_link(admin_client, legend):
+    from django_tasks_db.models import DBTaskResult
+
+    with worker_backend():
         response = admin_client.post(URL, {"file": _file(GOOD)}, follow=True)
         queued = DBTaskResult.objects.get()
         link = f"/en/admin/django_tasks_database/dbtaskresult/{queued.id}/change/"
@@ -184,6 +188,18 @@ def test_with_a_worker_backend_staff_are_told_it_is_queued_with_a_link(admin_cli
         assert queued.args_kwargs["kwargs"]["rows"]["supply"][0][1] == DAY
     assert not SupplyRecord.objects.exists()  # nothing applied until a worker runs it
     assert Attribute.objects.get(name="Axe").supply == 3
+
+
+def test_staff_read_in_russian_that_the_import_is_queued_or_done(admin_client, legend):
+    with worker_backend():
+        response = admin_client.post(
+            URL.replace("/en/", "/ru/"), {"file": _file(GOOD)}, follow=True
+        )
+    text = response.content.decode()
+    assert "Импорт рыночных данных (строк: 2) поставлен в очередь" in text
+    assert "Ход выполнения и результат</a>" in text
+    response = admin_client.post(URL.replace("/en/", "/ru/"), {"file": _file(GOOD)}, follow=True)
+    assert "Импортировано строк: 2" in response.content.decode()  # run at once
 
 
 def test_the_command_enqueues_with_background_and_runs_here_without(
