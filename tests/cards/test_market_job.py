@@ -173,7 +173,10 @@ def worker_backend():
         yield
 
 
-def test_with_a_worker_backend_staff_are_told_it_is_queued_with_a_link(admin_client, legend):
+def test_with_a_worker_backend_staff_are_told_it_is_queued_and_a_worker_applies_it(
+    admin_client, legend
+):
+    from django_tasks_db.management.commands.db_worker import Worker
     from django_tasks_db.models import DBTaskResult
 
     with worker_backend():
@@ -186,8 +189,25 @@ def test_with_a_worker_backend_staff_are_told_it_is_queued_with_a_link(admin_cli
         assert admin_client.get(link).status_code == 200
         assert queued.task_path == "cards.tasks.market_import_task"
         assert queued.args_kwargs["kwargs"]["rows"]["supply"][0][1] == DAY
-    assert not SupplyRecord.objects.exists()  # nothing applied until a worker runs it
-    assert Attribute.objects.get(name="Axe").supply == 3
+        assert not SupplyRecord.objects.exists()  # nothing applied until a worker runs it
+        assert Attribute.objects.get(name="Axe").supply == 3
+        # A worker takes it from the database (db_worker's own loop body) and applies it.
+        queued.claim("test-worker")
+        Worker(
+            queue_names=["*"],
+            interval=0,
+            batch=True,
+            backend_name="default",
+            startup_delay=False,
+            max_tasks=1,
+            worker_id="test-worker",
+        ).run_task(queued)
+        queued.refresh_from_db()
+        assert queued.status == TaskResultStatus.SUCCESSFUL, queued.traceback
+        assert queued.return_value["supply_rows"] == 1 and queued.return_value["days"] == 2
+        assert "cards_derived" in admin_client.get(link).content.decode()  # its result
+    assert Attribute.objects.get(name="Axe").supply == 4
+    assert CardChange.objects.filter(card=legend, field="rarity", after="epic").exists()
 
 
 def test_staff_read_in_russian_that_the_import_is_queued_or_done(admin_client, legend):
