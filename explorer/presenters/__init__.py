@@ -52,9 +52,9 @@ from engine.types import (
     TraceStep,
 )
 
-from . import narration
-from .charts import BarChart, bar_chart
-from .forms import (
+from .. import narration
+from ..charts import BarChart, bar_chart
+from ..forms import (
     AdvancedSearchForm,
     CardListForm,
     CompareForm,
@@ -62,10 +62,10 @@ from .forms import (
     WhyForm,
     query_error,
 )
-from .selectors import SUPPLY_BUCKETS, combos, list_rows, neighbours, rarest_attributes
-from .selectors import supply_distribution as supply_counts
-from .whatif import SLOTS, Catalogue, WhatIf, apply, changed_fields, suggestions
-from .why import Why, why
+from ..selectors import SUPPLY_BUCKETS, combos, list_rows, neighbours, rarest_attributes
+from ..selectors import supply_distribution as supply_counts
+from ..whatif import SLOTS, Catalogue, WhatIf, apply, changed_fields, suggestions
+from ..why import Why, why
 
 CARD_LIST_PAGE_SIZE = 24
 
