@@ -44,7 +44,7 @@ from engine.types import (
 
 TRACE = Registry("trace", CODES)
 """Every derivation trace code: its sentence, the wiki section explaining it, its rule.
-(Worded steps are kept by ``explorer.presenters.worded_trace``, with their links.)"""
+(Worded steps are kept by ``explorer.presenters.breakdown.worded_trace``, with their links.)"""
 
 NEEDS_SAID = Registry("needs", NEEDS, memo=4096)
 """Every next-tier need (``Requirement.need``): its sentence (value: the target rarity)."""

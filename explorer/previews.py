@@ -11,14 +11,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from cards.art import RARITY_FRAME, card_art
-from core.labels import label
+from core.labels import card_title, label
 from core.links import token_path
 from core.previews import LinkPreview, preview_svg
 from engine.card.derive import derive
 from engine.types import Breakdown, CardSpec, Slot
 
 from . import narration
-from .presenters import card_title
 
 
 def card_kind(breakdown: Breakdown) -> str:

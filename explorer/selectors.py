@@ -45,7 +45,7 @@ def neighbours(token: int) -> tuple[int | None, int | None]:
     return previous, following
 
 
-#: What a list row shows of a card (``explorer.presenters.card_row``): its own columns and
+#: What a list row shows of a card (``explorer.presenters.rows.card_row``): its own columns and
 #: the names of its equipped attributes.
 ROW_FIELDS = (
     "pk",

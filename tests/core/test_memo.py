@@ -216,15 +216,15 @@ def test_a_search_count_after_a_cards_bump(db):
 
 def test_the_home_page_and_card_rows_after_a_cards_bump(db):
     from codex_site.presenters import home_page
-    from explorer import presenters
+    from explorer.presenters import rows as row_presenters
 
     first = home_page()
     assert home_page() is first
-    rows = memo.table("explorer:rows:en:/", ("cards",), presenters.ROWS_KEPT)
+    rows = memo.table("explorer:rows:en:/", ("cards",), row_presenters.ROWS_KEPT)
     rows.keep(-1, "a row")
     versions.bump("cards")
     assert home_page() is not first
-    assert memo.table("explorer:rows:en:/", ("cards",), presenters.ROWS_KEPT) == {}
+    assert memo.table("explorer:rows:en:/", ("cards",), row_presenters.ROWS_KEPT) == {}
 
 
 def test_an_arena_day_after_an_arena_bump(db):

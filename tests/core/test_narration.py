@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from core.memo import _catalogue_changed
 from core.narration import Registry
-from explorer import presenters
+from explorer.presenters import breakdown
 
 
 def _registry(memo: int) -> tuple[Registry, list[tuple]]:
@@ -57,10 +57,10 @@ def test_the_memo_is_bounded_and_forgets_on_a_catalogue_change():
         assert len(calls) == 10
         registry.say("a.rank", {"rank": 0})  # the oldest went first
         assert len(calls) == 11
-        presenters._WORDED[(0, "en", "a.rank", "{}", "None")] = None
+        breakdown._WORDED[(0, "en", "a.rank", "{}", "None")] = None
         _catalogue_changed(None, "locale/ru/LC_MESSAGES/django.mo")
         assert registry._said == {}
-        assert presenters._WORDED == {}  # the card page's kept steps go too
+        assert breakdown._WORDED == {}  # the card page's kept steps go too
         _catalogue_changed(None, "explorer/views.py")  # not a catalogue: nothing to drop
 
 

@@ -125,9 +125,9 @@ def test_errors_are_never_kept(client, demo):
 def test_a_large_catalogue_offers_its_rarest_attributes(client, demo, monkeypatch):
     """At 100,000 cards a slot has ~7,000 attributes: the select offers the rarest ones
     (what a what-if reaches for) and any other still works from the address."""
-    from explorer import presenters
+    from explorer.presenters import card as card_presenter
 
-    monkeypatch.setattr(presenters, "MAX_OFFERED", 5)
+    monkeypatch.setattr(card_presenter, "MAX_OFFERED", 5)
     card = Card.objects.select_related("head").order_by("token").first()
     heads = Attribute.objects.filter(slot="head").order_by("supply", "name")
     rarest = [a.name for a in heads[:5]]
