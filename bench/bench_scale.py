@@ -283,7 +283,12 @@ def write_docs(text: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,100000,1000000")
-    parser.add_argument("--requests", type=int, default=100, help="requests per page (0: time generation and storage only)")
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=100,
+        help="requests per page (0: time generation and storage only)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--write-docs", action="store_true")
     parser.add_argument(
