@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.card.derive import derive
+from engine.card.fragility import RANK_RULES
 from engine.card.skills import keyword_skills
 from engine.data import (
     BURNED_STICKER_TIERS,
@@ -665,10 +666,11 @@ def _derive_chunk(specs: Sequence[CardSpec]) -> list[tuple[dict[str, Any], Outco
     out = []
     for spec in specs:
         result = derive(spec)
-        if spec.getgems_rank is not None:
+        unranked = result
+        # The rank feeds only its own rarity rule (the rarity is the best rule's): without
+        # it, only a card whose rarity the rank alone decided derives to something else.
+        if spec.getgems_rank is not None and set(result.decided_by) <= RANK_RULES:
             unranked = derive(dataclasses.replace(spec, getgems_rank=None))
-        else:
-            unranked = result
         out.append((derived_fields(result, spec), (unranked.rarity, unranked.active_skill)))
     return out
 

@@ -203,3 +203,19 @@ def test_a_card_that_misses_its_plan_builds_the_collection_again_card_by_card(mo
     # starters was checked as it was drafted: from a fresh builder, the same cards.
     assert len(calls) == 1 + 300 - starter_count(300)
     assert _digest(again) == _digest(expected)
+
+
+def test_the_unranked_outcome_is_what_the_card_derives_to_without_its_rank():
+    import dataclasses
+
+    from cards import generator
+    from engine.card.derive import derive
+
+    cards = generate(7, 300, processes=1).cards
+    ranked = [c for c in cards if c.getgems_rank is not None]
+    # Some ranks decide a rarity alone (the short cut's other branch) and most do not.
+    by_rank_alone = [c for c in ranked if set(derive(c).decided_by) <= {"getgems_rank"}]
+    assert by_rank_alone and len(by_rank_alone) < len(ranked)
+    for card, (_fields, outcome) in zip(cards, generator._derive_chunk(cards), strict=True):
+        unranked = derive(dataclasses.replace(card, getgems_rank=None))
+        assert outcome == (unranked.rarity, unranked.active_skill), card.token
