@@ -421,7 +421,9 @@ def _store_cards(
     """Insert the cards and their wardrobe rows; how many wardrobe rows.
 
     On PostgreSQL through ``COPY`` (psycopg 3's ``cursor.copy``): the rows go as one
-    stream each, with no model instance per card. Elsewhere through ``bulk_create``
+    stream each, with no model instance per card, the two tables' foreign keys dropped
+    meanwhile and added back (validated) after (the database user owns the tables: it
+    ran the migrations). Elsewhere through ``bulk_create``
     in batches. Both store the same rows (tests/cards/test_store_copy.py)."""
     through = Card.wardrobe.through
     connection = connections[router.db_for_write(Card)]
@@ -446,7 +448,25 @@ def _store_cards(
     names = [f.attname for f in fields]
     qn = connection.ops.quote_name
     columns = ", ".join(qn(f.column) for f in fields)
+    tables = [Card._meta.db_table, through._meta.db_table]
     with connection.cursor() as cursor:
+        # PostgreSQL's advice for a bulk load: drop the foreign keys of the tables filled and
+        # add them back after it, so each is checked in one join, not by a trigger per row
+        # at commit (most of the time storing took). Same names and definitions; DDL is
+        # transactional, so a failure leaves them as they were.
+        cursor.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid)"
+            " FROM pg_constraint WHERE contype = 'f' AND conrelid = ANY(%s::regclass[])"
+            " ORDER BY 1, 2",
+            [tables],
+        )
+        foreign_keys = cursor.fetchall()
+        # Rows deleted earlier in the transaction (a replace) leave checks pending, which
+        # ALTER TABLE refuses: run them now (as Django's check_constraints() does).
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        for table, name, _definition in foreign_keys:
+            cursor.execute(f"ALTER TABLE {table} DROP CONSTRAINT {qn(name)}")
         raw = cursor.cursor  # the psycopg cursor under Django's wrapper
         with raw.copy(f"COPY {qn(Card._meta.db_table)} ({columns}) FROM STDIN") as copy:
             for row in _card_rows(cards, derived, ids):
@@ -463,6 +483,8 @@ def _store_cards(
                 for a in spec.owned:
                     copy.write_row((card_id, ids[(a.slot.value, a.name)]))
                     owned += 1
+        for table, name, definition in foreign_keys:
+            cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {qn(name)} {definition}")
     return owned
 
 

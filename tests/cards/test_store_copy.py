@@ -20,6 +20,18 @@ def _stored() -> tuple[list[tuple], list[tuple]]:
     return cards, wardrobe
 
 
+def _foreign_keys() -> list[tuple]:
+    tables = [Card._meta.db_table, Card.wardrobe.through._meta.db_table]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid)"
+            " FROM pg_constraint WHERE contype = 'f' AND conrelid = ANY(%s::regclass[])"
+            " ORDER BY 1, 2",
+            [tables],
+        )
+        return cursor.fetchall()
+
+
 def _store(collection, derived=True) -> dict[str, int]:
     return store_collection(
         collection.attributes,
@@ -36,8 +48,11 @@ def test_copy_stores_the_same_rows_as_bulk_create(monkeypatch, derived):
         pytest.skip("the COPY path is PostgreSQL's (scripts/ci-postgres.sh runs it)")
     collection = generate(11, 300)
     assert services._can_copy(connection)
+    foreign_keys = _foreign_keys()
+    assert len(foreign_keys) >= 6  # four equipped slots, the wardrobe's card and attribute
     copied_counts = _store(collection, derived)
     copied = _stored()
+    assert _foreign_keys() == foreign_keys  # dropped for the load, back as they were
     clear_collection()
     monkeypatch.setattr(services, "_can_copy", lambda connection: False)
     bulk_counts = _store(collection, derived)
@@ -46,6 +61,11 @@ def test_copy_stores_the_same_rows_as_bulk_create(monkeypatch, derived):
     assert copied_counts["owned"] == sum(len(c.owned) for c in collection.cards)
     assert len(copied[0]) == 300 and len(copied[1]) == copied_counts["owned"]
     assert copied == bulk
+    # A replace in one transaction (deletes pending their checks) takes the COPY path too.
+    clear_collection()
+    monkeypatch.undo()
+    assert _store(collection, derived) == copied_counts
+    assert _stored() == copied and _foreign_keys() == foreign_keys
     # What was stored is what the generator derived.
     by_field = [f.attname for f in Card._meta.concrete_fields if not f.primary_key]
     for row, fields in zip(copied[0], collection.derived, strict=True):
