@@ -334,7 +334,8 @@ class _Draft:
         return [*self.equipped.values(), *self.extras]
 
     def owns(self, attribute: AttributeSpec) -> bool:
-        return any(a.key == attribute.key for a in self.owned)
+        slot, name = attribute.slot, attribute.name
+        return any(a.name == name and a.slot is slot for a in self.owned)
 
     def score(self) -> float:
         return sum(WARDROBE_POINTS / a.supply for a in self.owned)
@@ -478,13 +479,24 @@ class _Builder:
         categories: Sequence[Skill | None],
     ) -> AttributeSpec:
         """Take one free copy of an attribute of ``slot`` in these bands and skill categories."""
-        rng = self.rng
-        keys = [(slot, b, c) for b in bands for c in categories if self.bags.get((slot, b, c))]
+        rng, bags = self.rng, self.bags
+        # The non-empty bags that fit, weighted by their copies (running totals: what
+        # ``choices`` would build from the weights; nothing changes them until a copy is taken).
+        keys: list[tuple[Slot, str, Skill | None]] = []
+        totals: list[int] = []
+        total = 0
+        for b in bands:
+            for c in categories:
+                bag = bags.get((slot, b, c))
+                if bag:
+                    keys.append((slot, b, c))
+                    total += len(bag)
+                    totals.append(total)
         for _ in range(12):
             if not keys:
                 break
-            key = rng.choices(keys, [len(self.bags[k]) for k in keys])[0]
-            bag = self.bags[key]
+            key = rng.choices(keys, cum_weights=totals)[0]
+            bag = bags[key]
             i = rng.randrange(len(bag))
             spec = bag[i]
             if draft.owns(spec):
