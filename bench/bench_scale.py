@@ -6,7 +6,7 @@ Starts a throwaway PostgreSQL 15 cluster the way scripts/ci-postgres.sh does (in
 a fresh directory under /tmp, as an unprivileged user when run as root, a unix socket only,
 durability off; stopped and deleted on exit), then for each size, in a fresh database and a
 child process: migrates, loads the wiki, generates the collection (cards.generator: build
-and derive) and stores it (bulk inserts), ANALYZEs, and times each page's and API call's
+and derive) and stores it (``COPY``: cards.services.store_collection), ANALYZEs, and times each page's and API call's
 first view in-process (Django's test client, the page cache off, a different address per
 request): p50 and p99 wall milliseconds. Then prints one table with a column per size.
 
