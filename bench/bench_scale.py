@@ -6,7 +6,7 @@ Starts a throwaway PostgreSQL 15 cluster the way scripts/ci-postgres.sh does (in
 a fresh directory under /tmp, as an unprivileged user when run as root, a unix socket only,
 durability off; stopped and deleted on exit), then for each size, in a fresh database and a
 child process: migrates, loads the wiki, generates the collection (cards.generator: build
-and derive) and stores it (bulk inserts), ANALYZEs, and times each page's and API call's
+and derive) and stores it (``COPY``: cards.services.store_collection), ANALYZEs, and times each page's and API call's
 first view in-process (Django's test client, the page cache off, a different address per
 request): p50 and p99 wall milliseconds. Then prints one table with a column per size.
 
@@ -207,7 +207,7 @@ def child(size: int, requests: int, seed: int, recompute: bool = False) -> dict:
     client = Client(HTTP_HOST="127.0.0.1")
     addresses = _addresses(tokens, names, words)
     out["pages"] = {}
-    for label in PAGE_LABELS:
+    for label in PAGE_LABELS if requests else ():  # --requests 0: generation and storage only
         request = addresses[label]
         count = 5 if label == "bulk export" else requests
         for i in range(3):  # warm the code (other addresses)
@@ -263,7 +263,7 @@ def table(results: list[dict]) -> str:
     row("database size", [f"{r['db_bytes'] / 2**20:,.0f} MiB" for r in results])
     if all("recompute_s" in r for r in results):
         row("recompute after a rules change", [f"{r['recompute_s']:.1f} s" for r in results])
-    for label in PAGE_LABELS:
+    for label in PAGE_LABELS if all(r["pages"] for r in results) else ():
         row(
             f"{label} p50 / p99",
             [
@@ -283,7 +283,12 @@ def write_docs(text: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="1000,100000,1000000")
-    parser.add_argument("--requests", type=int, default=100, help="requests per page")
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=100,
+        help="requests per page (0: time generation and storage only)",
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--write-docs", action="store_true")
     parser.add_argument(

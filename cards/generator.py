@@ -29,6 +29,7 @@ wardrobe sizes, ranks, stickers, names.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import Counter
@@ -37,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.card.derive import derive
+from engine.card.fragility import RANK_RULES
 from engine.card.skills import keyword_skills
 from engine.data import (
     BURNED_STICKER_TIERS,
@@ -332,7 +334,8 @@ class _Draft:
         return [*self.equipped.values(), *self.extras]
 
     def owns(self, attribute: AttributeSpec) -> bool:
-        return any(a.key == attribute.key for a in self.owned)
+        slot, name = attribute.slot, attribute.name
+        return any(a.name == name and a.slot is slot for a in self.owned)
 
     def score(self) -> float:
         return sum(WARDROBE_POINTS / a.supply for a in self.owned)
@@ -476,13 +479,24 @@ class _Builder:
         categories: Sequence[Skill | None],
     ) -> AttributeSpec:
         """Take one free copy of an attribute of ``slot`` in these bands and skill categories."""
-        rng = self.rng
-        keys = [(slot, b, c) for b in bands for c in categories if self.bags.get((slot, b, c))]
+        rng, bags = self.rng, self.bags
+        # The non-empty bags that fit, weighted by their copies (running totals: what
+        # ``choices`` would build from the weights; nothing changes them until a copy is taken).
+        keys: list[tuple[Slot, str, Skill | None]] = []
+        totals: list[int] = []
+        total = 0
+        for b in bands:
+            for c in categories:
+                bag = bags.get((slot, b, c))
+                if bag:
+                    keys.append((slot, b, c))
+                    total += len(bag)
+                    totals.append(total)
         for _ in range(12):
             if not keys:
                 break
-            key = rng.choices(keys, [len(self.bags[k]) for k in keys])[0]
-            bag = self.bags[key]
+            key = rng.choices(keys, cum_weights=totals)[0]
+            bag = bags[key]
             i = rng.randrange(len(bag))
             spec = bag[i]
             if draft.owns(spec):
@@ -653,18 +667,33 @@ def _roman(n: int) -> str:
     return out
 
 
-#: From this many cards, the final derivation runs in several processes (``derive_all``).
+#: From this many cards, the derivation runs in several processes (``derive_all``).
 PARALLEL_FROM = 20_000
 
+# What a card derives to without its GetGems rank: its rarity and active skill.
+Outcome = tuple[Rarity, Skill | None]
 
-def _derive_chunk(specs: Sequence[CardSpec]) -> list[dict[str, Any]]:
-    return [derived_fields(derive(spec), spec) for spec in specs]
+
+def _derive_chunk(specs: Sequence[CardSpec]) -> list[tuple[dict[str, Any], Outcome]]:
+    out = []
+    for spec in specs:
+        result = derive(spec)
+        unranked = result
+        # The rank feeds only its own rarity rule (the rarity is the best rule's): without
+        # it, only a card whose rarity the rank alone decided derives to something else.
+        if spec.getgems_rank is not None and set(result.decided_by) <= RANK_RULES:
+            unranked = derive(dataclasses.replace(spec, getgems_rank=None))
+        out.append((derived_fields(result, spec), (unranked.rarity, unranked.active_skill)))
+    return out
 
 
-def derive_all(specs: Sequence[CardSpec], *, processes: int | None = None) -> list[dict[str, Any]]:
-    """Each card's stored fields (``derived_fields``), in order; at ``PARALLEL_FROM`` cards
-    or more, in ``processes`` worker processes (default: one per core) — the engine is pure,
-    so the result is the same whichever process derives a card."""
+def derive_all(
+    specs: Sequence[CardSpec], *, processes: int | None = None
+) -> list[tuple[dict[str, Any], Outcome]]:
+    """Each card's stored fields (``derived_fields``) and its ``Outcome`` unranked (what
+    the plan is checked on), in order; at ``PARALLEL_FROM`` cards or more, in
+    ``processes`` worker processes (default: one per core) — the engine is pure, so the
+    result is the same whichever process derives a card."""
     import os
 
     count = processes if processes is not None else (os.cpu_count() or 1)
@@ -675,67 +704,116 @@ def derive_all(specs: Sequence[CardSpec], *, processes: int | None = None) -> li
     step = 5_000
     chunks = [specs[i : i + step] for i in range(0, len(specs), step)]
     with multiprocessing.get_context("fork").Pool(count) as pool:
-        return [fields for part in pool.imap(_derive_chunk, chunks) for fields in part]
+        return [item for part in pool.imap(_derive_chunk, chunks) for item in part]
+
+
+def _on_plan(outcome: Outcome, skill: Skill | None) -> bool:
+    """Whether a card planned for ``skill`` (None: no Legendary) derives to its plan."""
+    rarity, active = outcome
+    return active is skill and (rarity is Rarity.LEGENDARY) == (skill is not None)
+
+
+@dataclass
+class _Run:
+    """One pass of the generator: the builder with its catalogue, the plan, the drafts."""
+
+    builder: _Builder
+    size: int
+    n_starters: int
+    plan: dict[Skill, int]
+    planned: dict[int, Skill]
+    drafts: dict[int, _Draft] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)
+
+    @classmethod
+    def start(cls, seed: int, size: int) -> _Run:
+        builder = _Builder(seed, size)
+        rng = builder.rng
+        builder.build_catalogue()
+        n_starters = starter_count(size)
+        plan = legendary_plan(size)
+        regular_tokens = list(range(n_starters + 1, size + 1))
+        skills = [skill for skill, n in plan.items() for _ in range(n)]
+        legendary_tokens = rng.sample(regular_tokens, len(skills))
+        rng.shuffle(skills)
+        planned = dict(zip(legendary_tokens, skills, strict=True))
+        return cls(builder, size, n_starters, plan, planned)
+
+    def draft(self, *, check: bool) -> None:
+        """Draft every card in token order. With ``check``, derive each draft at once and
+        draft a card again while it misses its plan; without, take every first draft (the
+        same cards as with ``check`` when none misses: deriving draws no random number)."""
+        builder, rng = self.builder, self.builder.rng
+        for token in range(1, self.size + 1):
+            starter = token <= self.n_starters
+            name = f"Starter Pup #{token}" if starter else f"{rng.choice(_PET_NAMES)} #{token}"
+            self.names[token] = name
+            skill = self.planned.get(token)
+            for _attempt in range(MAX_DRAFTS):
+                if starter:
+                    draft = builder.draft_starter()
+                elif skill is None:
+                    draft = builder.draft_common()
+                else:
+                    draft = builder.draft_legendary(skill)
+                if not check or starter:
+                    break
+                result = derive(builder.spec(token, name, draft, starter, None))
+                if _on_plan((result.rarity, result.active_skill), skill):
+                    break
+                builder.redraws += 1
+                builder._undo(draft)
+            else:
+                raise GenerationError(f"card #{token} missed its plan {MAX_DRAFTS} times")
+            self.drafts[token] = draft
+
+    def cards(self) -> list[CardSpec]:
+        """The cards with their GetGems ranks: most non-starter cards, ordered by a noisy
+        wardrobe value; ranks 1-5 (a Legendary floor) go to Legendary cards only."""
+        rng, drafts, planned = self.builder.rng, self.drafts, self.planned
+        regular_tokens = range(self.n_starters + 1, self.size + 1)
+        ranked = [t for t in regular_tokens if rng.random() < 0.85]
+        value = {t: drafts[t].score() * rng.lognormvariate(0, 0.6) for t in ranked}
+        ranked.sort(key=lambda t: (-value[t], t))
+        # When fewer Legendary cards are ranked than there are Legendary ranks, the unused
+        # ranks stay free (a small collection): no other card may take one.
+        top = [t for t in ranked if t in planned][:LEGENDARY_RANKS]
+        rest = [t for t in ranked if t not in top]
+        ranks = {t: i for i, t in enumerate(top, start=1)}
+        ranks.update({t: i for i, t in enumerate(rest, start=LEGENDARY_RANKS + 1)})
+        return [
+            self.builder.spec(
+                token, self.names[token], drafts[token], token <= self.n_starters, ranks.get(token)
+            )
+            for token in range(1, self.size + 1)
+        ]
 
 
 def generate(
     seed: int = DEFAULT_SEED, size: int = DEFAULT_SIZE, *, processes: int | None = None
 ) -> DemoCollection:
     """Build a demo collection of ``size`` cards from ``seed`` (pure; no database); the
-    final derivation of a large one runs in ``processes`` processes (``derive_all``)."""
-    builder = _Builder(seed, size)
-    rng = builder.rng
-    builder.build_catalogue()
-    n_starters = starter_count(size)
-    plan = legendary_plan(size)
-    regular_tokens = list(range(n_starters + 1, size + 1))
-    skills = [skill for skill, n in plan.items() for _ in range(n)]
-    legendary_tokens = rng.sample(regular_tokens, len(skills))
-    rng.shuffle(skills)
-    planned: dict[int, Skill] = dict(zip(legendary_tokens, skills, strict=True))
+    derivation of a large one runs in ``processes`` processes (``derive_all``).
 
-    drafts: dict[int, _Draft] = {}
-    names: dict[int, str] = {}
-    for token in range(1, size + 1):
-        starter = token <= n_starters
-        names[token] = f"Starter Pup #{token}" if starter else f"{rng.choice(_PET_NAMES)} #{token}"
-        skill = planned.get(token)
-        for _attempt in range(MAX_DRAFTS):
-            if starter:
-                draft = builder.draft_starter()
-            elif skill is None:
-                draft = builder.draft_common()
-            else:
-                draft = builder.draft_legendary(skill)
-            result = derive(builder.spec(token, names[token], draft, starter, None))
-            if starter or (
-                result.active_skill is skill
-                and (result.rarity is Rarity.LEGENDARY) == (skill is not None)
-            ):
-                break
-            builder.redraws += 1
-            builder._undo(draft)
-        else:
-            raise GenerationError(f"card #{token} missed its plan {MAX_DRAFTS} times")
-        drafts[token] = draft
-
-    # GetGems ranks: most non-starter cards, ordered by a noisy wardrobe value; ranks 1-5
-    # (a Legendary floor) go to Legendary cards only.
-    ranked = [t for t in regular_tokens if rng.random() < 0.85]
-    value = {t: drafts[t].score() * rng.lognormvariate(0, 0.6) for t in ranked}
-    ranked.sort(key=lambda t: (-value[t], t))
-    # When fewer Legendary cards are ranked than there are Legendary ranks, the unused
-    # ranks stay free (a small collection): no other card may take one.
-    top = [t for t in ranked if t in planned][:LEGENDARY_RANKS]
-    rest = [t for t in ranked if t not in top]
-    ranks = {t: i for i, t in enumerate(top, start=1)}
-    ranks.update({t: i for i, t in enumerate(rest, start=LEGENDARY_RANKS + 1)})
-
-    cards = [
-        builder.spec(token, names[token], drafts[token], token <= n_starters, ranks.get(token))
-        for token in range(1, size + 1)
-    ]
-    derived = derive_all(cards, processes=processes)
+    Every card is drafted first and checked against its plan afterwards, with the final
+    derivation (in parallel). Deriving draws no random number, so when every first draft
+    meets its plan (by construction, nearly always) the collection is the one a check
+    card by card gives; when one misses, the collection is built again with that check,
+    which drafts the card again."""
+    run = _Run.start(seed, size)
+    run.draft(check=False)
+    cards = run.cards()
+    results = derive_all(cards, processes=processes)
+    if not all(
+        spec.starter or _on_plan(outcome, run.planned.get(spec.token))
+        for spec, (_fields, outcome) in zip(cards, results, strict=True)
+    ):
+        run = _Run.start(seed, size)
+        run.draft(check=True)
+        cards = run.cards()
+        results = derive_all(cards, processes=processes)
+    builder, plan, planned = run.builder, run.plan, run.planned
+    derived = [fields for fields, _outcome in results]
     for spec, fields in zip(cards, derived, strict=True):
         skill = planned.get(spec.token)
         legendary = fields["rarity"] == Rarity.LEGENDARY.value
@@ -748,7 +826,7 @@ def generate(
     if over:
         raise GenerationError(f"more owners than copies: {over[:3]}")
     report = {
-        "starters": n_starters,
+        "starters": run.n_starters,
         "legendary": {s.value: n for s, n in plan.items()},
         "routes": dict(sorted(builder.routes.items())),
         "attributes": len(builder.catalogue),

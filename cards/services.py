@@ -20,6 +20,7 @@ the stored derived fields.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -354,7 +355,6 @@ def store_collection(
     the order of ``cards``; without it every card is recomputed at the end. Every
     attribute a card owns must be in ``attributes``.
     """
-    through = Card.wardrobe.through
     with transaction.atomic(), signals_paused():
         rows = Attribute.objects.bulk_create(
             [
@@ -374,33 +374,7 @@ def store_collection(
                 Combo.attributes.through(combo_id=row.id, attribute_id=ids[(s.value, n)])
                 for s, n in combo.attributes
             )
-        owned = 0
-        for start in range(0, len(cards), CREATE_BATCH):
-            chunk = cards[start : start + CREATE_BATCH]
-            fields = derived[start : start + CREATE_BATCH] if derived is not None else None
-            made = Card.objects.bulk_create(
-                [
-                    Card(
-                        token=spec.token,
-                        name=spec.name,
-                        starter=spec.starter,
-                        getgems_rank=spec.getgems_rank,
-                        burned_stickers=spec.burned_stickers,
-                        **{
-                            f"{a.slot.value}_id": ids[(a.slot.value, a.name)] for a in spec.equipped
-                        },
-                        **(fields[i] if fields is not None else {}),
-                    )
-                    for i, spec in enumerate(chunk)
-                ]
-            )
-            links = [
-                through(card_id=card.id, attribute_id=ids[(a.slot.value, a.name)])
-                for card, spec in zip(made, chunk, strict=True)
-                for a in spec.owned
-            ]
-            through.objects.bulk_create(links, batch_size=5000)
-            owned += len(links)
+        owned = _store_cards(cards, derived, ids)
         if derived is None:
             recompute_cards()
         collection_changed()
@@ -411,6 +385,107 @@ def store_collection(
         "combos": len(combos),
         "owned": owned,
     }
+
+
+def _card_rows(
+    cards: Sequence[CardSpec],
+    derived: Sequence[Mapping[str, Any]] | None,
+    ids: Mapping[tuple[str, str], int],
+) -> Iterator[dict[str, Any]]:
+    """Each card's column values by field attname, in the order of ``cards``."""
+    for i, spec in enumerate(cards):
+        row = {
+            "token": spec.token,
+            "name": spec.name,
+            "starter": spec.starter,
+            "getgems_rank": spec.getgems_rank,
+            "burned_stickers": spec.burned_stickers,
+        }
+        for a in spec.equipped:
+            row[f"{a.slot.value}_id"] = ids[(a.slot.value, a.name)]
+        if derived is not None:
+            row.update(derived[i])
+        yield row
+
+
+def _can_copy(connection) -> bool:
+    """Whether ``_store_cards`` streams the rows with ``COPY`` (PostgreSQL)."""
+    return connection.vendor == "postgresql"
+
+
+def _store_cards(
+    cards: Sequence[CardSpec],
+    derived: Sequence[Mapping[str, Any]] | None,
+    ids: Mapping[tuple[str, str], int],
+) -> int:
+    """Insert the cards and their wardrobe rows; how many wardrobe rows.
+
+    On PostgreSQL through ``COPY`` (psycopg 3's ``cursor.copy``): the rows go as one
+    stream each, with no model instance per card, the two tables' foreign keys dropped
+    meanwhile and added back (validated) after (the database user owns the tables: it
+    ran the migrations). Elsewhere through ``bulk_create``
+    in batches. Both store the same rows (tests/cards/test_store_copy.py)."""
+    through = Card.wardrobe.through
+    connection = connections[router.db_for_write(Card)]
+    if not _can_copy(connection):
+        owned = 0
+        rows = _card_rows(cards, derived, ids)
+        for start in range(0, len(cards), CREATE_BATCH):
+            chunk = cards[start : start + CREATE_BATCH]
+            made = Card.objects.bulk_create(
+                [Card(**row) for row in itertools.islice(rows, len(chunk))]
+            )
+            links = [
+                through(card_id=card.id, attribute_id=ids[(a.slot.value, a.name)])
+                for card, spec in zip(made, chunk, strict=True)
+                for a in spec.owned
+            ]
+            through.objects.bulk_create(links, batch_size=5000)
+            owned += len(links)
+        return owned
+    fields = [f for f in Card._meta.concrete_fields if not f.primary_key]
+    defaults = {f.attname: f.get_default() for f in fields}
+    names = [f.attname for f in fields]
+    qn = connection.ops.quote_name
+    columns = ", ".join(qn(f.column) for f in fields)
+    tables = [Card._meta.db_table, through._meta.db_table]
+    with connection.cursor() as cursor:
+        # PostgreSQL's advice for a bulk load: drop the foreign keys of the tables filled and
+        # add them back after it, so each is checked in one join, not by a trigger per row
+        # at commit (most of the time storing took). Same names and definitions; DDL is
+        # transactional, so a failure leaves them as they were.
+        cursor.execute(
+            "SELECT conrelid::regclass::text, conname, pg_get_constraintdef(oid)"
+            " FROM pg_constraint WHERE contype = 'f' AND conrelid = ANY(%s::regclass[])"
+            " ORDER BY 1, 2",
+            [tables],
+        )
+        foreign_keys = cursor.fetchall()
+        # Rows deleted earlier in the transaction (a replace) leave checks pending, which
+        # ALTER TABLE refuses: run them now (as Django's check_constraints() does).
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+        for table, name, _definition in foreign_keys:
+            cursor.execute(f"ALTER TABLE {table} DROP CONSTRAINT {qn(name)}")
+        raw = cursor.cursor  # the psycopg cursor under Django's wrapper
+        with raw.copy(f"COPY {qn(Card._meta.db_table)} ({columns}) FROM STDIN") as copy:
+            for row in _card_rows(cards, derived, ids):
+                copy.write_row([row[n] if n in row else defaults[n] for n in names])
+        cursor.execute(f"SELECT {qn('token')}, {qn('id')} FROM {qn(Card._meta.db_table)}")
+        card_ids = dict(cursor.fetchall())
+        owned = 0
+        link_columns = f"{qn(through._meta.get_field('card').column)}, " + qn(
+            through._meta.get_field("attribute").column
+        )
+        with raw.copy(f"COPY {qn(through._meta.db_table)} ({link_columns}) FROM STDIN") as copy:
+            for spec in cards:
+                card_id = card_ids[spec.token]
+                for a in spec.owned:
+                    copy.write_row((card_id, ids[(a.slot.value, a.name)]))
+                    owned += 1
+        for table, name, definition in foreign_keys:
+            cursor.execute(f"ALTER TABLE {table} ADD CONSTRAINT {qn(name)} {definition}")
+    return owned
 
 
 def analyze_collection() -> None:
