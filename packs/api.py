@@ -109,7 +109,9 @@ def pool_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "key": version.key,
             "number": version.number,
             "since": version.created_at.isoformat(),
-            "changes": version.changes,
+            "changes": dict(
+                sorted(version.changes.items())
+            ),  # jsonb reorders keys: one byte order, one ETag
         }
         if version is not None
         else None

@@ -28,6 +28,7 @@ def _plan(queryset, *, forbid_sort: bool = False) -> str:
                 # as the ordered index; a "Sort" left in the plan with sorting forbidden
                 # would mean no index gives the order.
                 cursor.execute("SET LOCAL enable_sort = off")
+                cursor.execute("SET LOCAL enable_incremental_sort = off")
             cursor.execute(f"EXPLAIN {sql}", params)
         else:
             cursor.execute(f"EXPLAIN QUERY PLAN {sql}", params)

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from wiki import presenters, search
 from wiki.stemming import is_function_word, is_question
@@ -56,11 +57,13 @@ def test_the_answering_page_comes_first(shipped_wiki, query, lang, slug):
 
 def test_how_to_win_finds_the_page_on_winning_not_every_page(shipped_wiki):
     view = presenters.search_results("как выиграть", "ru")
-    # Both have a section on winning and losing («Победа и поражение»).
-    assert top("как выиграть", "ru", 2) in (
-        ["how-a-match-works", "hero-lives"],
-        ["hero-lives", "how-a-match-works"],
-    )
+    # Both have a section on winning and losing («Победа и поражение»); PostgreSQL keeps no
+    # headings apart (only titles rank there), so there the match page leads the two.
+    found = top("как выиграть", "ru", 2)
+    if connection.vendor == "postgresql":
+        assert "how-a-match-works" in found
+    else:
+        assert found in (["how-a-match-works", "hero-lives"], ["hero-lives", "how-a-match-works"])
     assert view.total < len(shipped_wiki) // 2
     assert view.all_words
 

@@ -152,17 +152,24 @@ def _postgres_search(
     operands = [op for t in terms if (op := _ts_term(t))]
     if not operands:
         return [], True
-    configs = {"en": "english", "ru": "russian"}
     rows: list[tuple[int, str, float]] = []
-    # Every word must match; when that finds nothing, any word may.
-    for joiner in (" & ", " | "):
+    # Every word must match; when that finds nothing, any word may. The languages' own
+    # configurations drop their stop words ("how", "как"), so a query made only of them
+    # is searched again word for word ("simple"), as SQLite's index always does.
+    attempts = [(" & ", False), (" | ", False), (" & ", True), (" | ", True)]
+    for joiner, simple in attempts:
+        if joiner == " | " and len(operands) == 1:
+            continue  # one word: "any" is "every"
         raw = joiner.join(operands)
-        either = SearchQuery(raw, config="english", search_type="raw") | SearchQuery(
-            raw, config="russian", search_type="raw"
-        )
+        if simple:
+            either = SearchQuery(raw, config="simple", search_type="raw")
+        else:
+            either = SearchQuery(raw, config="english", search_type="raw") | SearchQuery(
+                raw, config="russian", search_type="raw"
+            )
         rows = []
         for code in LANGUAGE_CODES:
-            config = configs.get(code, "simple")
+            config = "simple" if simple else {"en": "english", "ru": "russian"}.get(code, "simple")
             vector = (
                 SearchVector(f"title_{code}", weight="A", config=config)
                 + SearchVector(f"summary_{code}", weight="B", config=config)
@@ -176,11 +183,11 @@ def _postgres_search(
             )
             # Lower is better, as with BM25 on SQLite.
             rows += [(pk, code, -float(rank)) for pk, rank in ranked]
-        if rows or len(operands) == 1:
+        if rows:
             all_words = joiner == " & " or len(operands) == 1
             rows = sorted(rows, key=lambda row: row[2])
             return _ranked(rows, terms, all_words, _title_counts), all_words
-    return rows, False
+    return [], len(operands) == 1
 
 
 def _title_counts(terms: tuple[Term, ...], page_ids: list[int], anywhere: bool) -> _Counts:
