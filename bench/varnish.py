@@ -126,7 +126,7 @@ def _counters(workdir: Path) -> dict[str, int]:
     counters = {}
     for line in out.splitlines():
         parts = line.split()
-        if len(parts) >= 2 and parts[1].isdigit():
+        if len(parts) >= 2 and parts[1].isascii() and parts[1].isdigit():
             counters[parts[0].removeprefix("MAIN.")] = int(parts[1])
     return counters
 

@@ -153,7 +153,12 @@ def _int(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         number = value
-    elif isinstance(value, str) and value.lstrip("-").isdigit() and len(value) < 12:
+    elif (
+        isinstance(value, str)
+        and value.isascii()  # "²" and "٣" pass isdigit(); only 0-9 are a number here
+        and value.lstrip("-").isdigit()
+        and len(value) < 12
+    ):
         number = int(value)
     else:
         return None

@@ -129,6 +129,8 @@ def test_csv_with_the_issue_columns(legend):
         ),
         ({"date": "2999-01-01", "slot": "paw", "attribute": "Axe", "supply": 4}, "date", "future"),
         ({"date": DAY, "slot": "paw", "attribute": "Axe", "supply": -1}, "supply", "at least 1"),
+        ({"date": DAY, "slot": "paw", "attribute": "Axe", "supply": "²"}, "supply", "whole number"),
+        ({"date": DAY, "card": 42, "getgems_rank": "٣"}, "getgems_rank", "whole number"),
         (
             {"date": "07/12/2026", "slot": "paw", "attribute": "Axe", "supply": 4},
             "date",
