@@ -9,12 +9,10 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from django.db import OperationalError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from cards.management import refused
 from cards.transfer import ImportBusy, ImportFailed, import_collection
 from core.middleware import database_busy
-
-EXIT_BAD_INPUT = 2
 
 
 class Command(BaseCommand):
@@ -50,17 +48,7 @@ class Command(BaseCommand):
         try:
             result = import_collection(data, update_attributes=update_attributes)
         except ImportFailed as failure:
-            for problem in failure.problems:
-                self.stderr.write(str(problem))
-            raise CommandError(
-                ngettext(
-                    "%(count)d problem found; nothing was imported.",
-                    "%(count)d problems found; nothing was imported.",
-                    len(failure.problems),
-                )
-                % {"count": len(failure.problems)},
-                returncode=EXIT_BAD_INPUT,
-            ) from None
+            raise refused(self.stderr, failure.problems) from None
         except ImportBusy as busy:
             raise CommandError(_("%(reason)s. Try again.") % {"reason": busy}) from None
         except OperationalError as error:

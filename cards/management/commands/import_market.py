@@ -12,13 +12,11 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from cards.management import refused
 from cards.market import CSV_COLUMNS, MarketImportError, apply_market, check, rows_as_data
 from cards.tasks import market_import_task
 from core.jobs import run_job
-
-EXIT_BAD_INPUT = 2
 
 
 class Command(BaseCommand):
@@ -54,17 +52,7 @@ class Command(BaseCommand):
         try:
             supplies, ranks = check(data)
         except MarketImportError as failure:
-            for problem in failure.problems:
-                self.stderr.write(str(problem))
-            raise CommandError(
-                ngettext(
-                    "%(count)d problem found; nothing was imported.",
-                    "%(count)d problems found; nothing was imported.",
-                    len(failure.problems),
-                )
-                % {"count": len(failure.problems)},
-                returncode=EXIT_BAD_INPUT,
-            ) from None
+            raise refused(self.stderr, failure.problems) from None
         if background:
             queued = market_import_task.enqueue(rows=rows_as_data(supplies, ranks))
             self.stdout.write(_("Enqueued the market import as task %(id)s.") % {"id": queued.id})
