@@ -220,6 +220,7 @@ def power_promise(arg: str | None) -> str:
 @register_macro("booster_numbers")
 def booster_numbers(arg: str | None) -> str:
     """The booster feature's own numbers, from the constants the code uses."""
+    from engine import ledger
     from engine import packs as rules
 
     from .forms import CHECK_PACKS_MAX
@@ -246,6 +247,14 @@ def booster_numbers(arg: str | None) -> str:
             presenters.num(rules.GAUNTLET_GAMES_PER_SIDE),
         ),
         (_("Bots"), " / ".join(rules.POWER_BOTS)),
+        (
+            _("The day's server seed"),
+            _("%(count)s random bytes") % {"count": ledger.SERVER_SEED_BYTES},
+        ),
+        (
+            _("A client seed"),
+            _("1 to %(most)s characters") % {"most": ledger.CLIENT_SEED_MAX},
+        ),
         (
             _("Limit of a modest step between tiers"),
             _("%(points)s percentage points") % {"points": rules.POWER_STEP_LIMIT},
