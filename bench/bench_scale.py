@@ -12,6 +12,8 @@ request): p50 and p99 wall milliseconds. Then prints one table with a column per
 
     .venv/bin/python bench/bench_scale.py [--sizes 1000,100000,1000000] [--requests 100]
         [--write-docs]   # replace the table in the performance notes (docs/)
+        [--keep]         # leave the cluster running afterwards (prints how to reach it)
+    .venv/bin/python bench/bench_scale.py --pages-on DATABASE_URL [--requests 100]
 
 The goals (issue 32), at 1,000,000 cards: no p50 above 2x its time at 1,000; the card list
 and the API search p99 <= 50 ms; generation and derivation <= 10 min.
@@ -64,7 +66,7 @@ class Cluster:
         )  # fmt: skip
         options = (
             f"-c listen_addresses='' -k {self.tmp}/sock -c fsync=off -c synchronous_commit=off "
-            "-c full_page_writes=off -c shared_buffers=512MB -c maintenance_work_mem=512MB "
+            "-c full_page_writes=off -c shared_buffers=2GB -c maintenance_work_mem=512MB "
             "-c max_wal_size=4GB"
         )
         subprocess.run(
@@ -79,6 +81,9 @@ class Cluster:
              "postgres", name],
             check=True, capture_output=True,
         )  # fmt: skip
+        return self.url(name)
+
+    def url(self, name: str) -> str:
         return f"postgres://postgres@{str(self.tmp).replace('/', '%2F')}%2Fsock/{name}"
 
     def stop(self) -> None:
@@ -110,7 +115,7 @@ PAGE_LABELS = (
     "statistics",
     "API one card",
     "API search",
-    "bulk export",
+    "bulk export (first byte)",
     "wiki search",
 )
 SORTS = ("rarity", "name", "token", "rank", "score", "energy", "atk", "hp", "def", "ability")
@@ -157,7 +162,7 @@ def _addresses(tokens: list[int], names: list[str], words: list[str]):
             f"/api/cards?q={quote(f'atk>={5 + i % 10} hp>={12 + (i // 10) % 20} sort:-atk')}",
             {},
         ),
-        "bulk export": lambda i: ("/api/bulk/cards.json", {}),
+        "bulk export (first byte)": lambda i: ("/api/bulk/cards.json", {}),
         "wiki search": lambda i: (
             f"/en/wiki/search/?q={quote(words[i % len(words)] if words else 'rarity')}",
             {},
@@ -170,10 +175,8 @@ def child(size: int, requests: int, seed: int, recompute: bool = False) -> dict:
     import django
 
     django.setup()
-    from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
-    from django.test import Client
 
     out: dict = {"size": size}
     call_command("migrate", verbosity=0)
@@ -192,38 +195,12 @@ def child(size: int, requests: int, seed: int, recompute: bool = False) -> dict:
         collection.derived,
     )
     out["store_s"] = time.perf_counter() - started
-    names = sorted({spec.name.split(" #")[0] for spec in collection.cards[:5000]})
     del collection
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
         cursor.execute("SELECT pg_database_size(current_database())")
         out["db_bytes"] = cursor.fetchone()[0]
-        cursor.execute("SELECT token FROM cards_card ORDER BY token")
-        tokens = [t for (t,) in cursor.fetchall()]
-        cursor.execute("SELECT title_en FROM wiki_page WHERE published")
-        words = sorted({w.lower() for (t,) in cursor.fetchall() for w in t.split() if len(w) > 3})
-
-    settings.PAGE_CACHE_SECONDS = 0  # every request renders: a first view
-    client = Client(HTTP_HOST="127.0.0.1")
-    addresses = _addresses(tokens, names, words)
-    out["pages"] = {}
-    for label in PAGE_LABELS if requests else ():  # --requests 0: generation and storage only
-        request = addresses[label]
-        count = 5 if label == "bulk export" else requests
-        for i in range(3):  # warm the code (other addresses)
-            _get(client, *request(10_000 + i))
-        times = []
-        for i in range(count):
-            path, headers = request(i)
-            began = time.perf_counter()
-            _get(client, path, headers)
-            times.append((time.perf_counter() - began) * 1000)
-        times.sort()
-        out["pages"][label] = {
-            "p50": statistics.median(times),
-            "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
-        }
-        print(f"  {size:>9,} {label:<22} p50 {out['pages'][label]['p50']:8.1f} ms", flush=True)
+    out.update(time_pages(size, requests))
     if recompute:
         from django.db.models import F
 
@@ -238,13 +215,70 @@ def child(size: int, requests: int, seed: int, recompute: bool = False) -> dict:
     return out
 
 
-def _get(client, path: str, headers: dict) -> None:
+def time_pages(size: int, requests: int) -> dict:
+    """Each page's and API call's first view on the database as it is: p50 and p99 wall
+    ms of ``requests`` requests (``pages``), and the bulk file's size and whole read."""
+    from django.conf import settings
+    from django.db import connection
+    from django.test import Client
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT token FROM cards_card ORDER BY token")
+        tokens = [t for (t,) in cursor.fetchall()]
+        cursor.execute("SELECT name FROM cards_card WHERE NOT starter ORDER BY token LIMIT 5000")
+        names = sorted({name.split(" #")[0] for (name,) in cursor.fetchall()})
+        cursor.execute("SELECT title_en FROM wiki_page WHERE published")
+        words = sorted({w.lower() for (t,) in cursor.fetchall() for w in t.split() if len(w) > 3})
+
+    out: dict = {"pages": {}}
+    if requests:  # what the worker does after the collection changed (explorer.tasks)
+        from explorer import bulk
+
+        began = time.perf_counter()
+        bulk.current_file()
+        out["bulk_write_s"] = time.perf_counter() - began
+    settings.PAGE_CACHE_SECONDS = 0  # every request renders: a first view
+    client = Client(HTTP_HOST="127.0.0.1")
+    addresses = _addresses(tokens, names, words)
+    for label in PAGE_LABELS if requests else ():  # --requests 0: generation and storage only
+        request = addresses[label]
+        for i in range(3):  # warm the code (other addresses)
+            _get(client, *request(10_000 + i))
+        times = []
+        for i in range(requests):
+            path, headers = request(i)
+            began = time.perf_counter()
+            _get(client, path, headers, whole=False)
+            times.append((time.perf_counter() - began) * 1000)
+        times.sort()
+        out["pages"][label] = {
+            "p50": statistics.median(times),
+            "p99": times[min(len(times) - 1, int(len(times) * 0.99))],
+        }
+        print(f"  {size:>9,} {label:<22} p50 {out['pages'][label]['p50']:8.1f} ms", flush=True)
+    if requests:  # the bulk file is a file: the server's part is its first byte (sendfile
+        # under gunicorn sends the rest); how long reading all of it takes, for information
+        began = time.perf_counter()
+        out["bulk_bytes"] = _get(client, "/api/bulk/cards.json", {})
+        out["bulk_read_s"] = time.perf_counter() - began
+    return out
+
+
+def _get(client, path: str, headers: dict, whole: bool = True) -> int:
+    """GET ``path``; a streamed answer is read to its end, or to its first chunk when not
+    ``whole``. Returns how many bytes were read."""
     response = client.get(path, headers=headers)
     if response.status_code != 200:
         raise SystemExit(f"{path} answered {response.status_code}: {response.content[:300]!r}")
-    if response.streaming:
-        for _chunk in response.streaming_content:
-            pass
+    if not response.streaming:
+        return len(response.content)
+    read = 0
+    for chunk in response.streaming_content:
+        read += len(chunk)
+        if not whole:
+            break
+    response.close()
+    return read
 
 
 # --- the table --------------------------------------------------------------------------
@@ -258,9 +292,19 @@ def table(results: list[dict]) -> str:
     def row(label: str, values: list[str]) -> None:
         lines.append(f"| {label} | " + " | ".join(values) + " |")
 
-    row("generate + derive", [f"{r['generate_s']:.1f} s" for r in results])
-    row("store (bulk insert)", [f"{r['store_s']:.1f} s" for r in results])
-    row("database size", [f"{r['db_bytes'] / 2**20:,.0f} MiB" for r in results])
+    if all("generate_s" in r for r in results):
+        row("generate + derive", [f"{r['generate_s']:.1f} s" for r in results])
+        row("store (bulk insert)", [f"{r['store_s']:.1f} s" for r in results])
+        row("database size", [f"{r['db_bytes'] / 2**20:,.0f} MiB" for r in results])
+    if all("bulk_bytes" in r for r in results):
+        row(
+            "bulk file: written by the task; its size, read whole",
+            [
+                f"{r['bulk_write_s']:.1f} s; {r['bulk_bytes'] / 2**20:,.1f} MiB, "
+                f"{r['bulk_read_s']:.2f} s"
+                for r in results
+            ],
+        )
     if all("recompute_s" in r for r in results):
         row("recompute after a rules change", [f"{r['recompute_s']:.1f} s" for r in results])
     for label in PAGE_LABELS if all(r["pages"] for r in results) else ():
@@ -296,8 +340,29 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also time a recompute of every card after a rules change (2 processes)",
     )
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="leave the cluster and its databases running (to read plans); prints their URLs",
+    )
+    parser.add_argument(
+        "--pages-on",
+        metavar="DATABASE_URL",
+        help="only time the pages, on this existing database (a kept one: --keep)",
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.pages_on:
+        os.environ["DATABASE_URL"] = args.pages_on
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.bench"
+        import django
+
+        django.setup()
+        from cards.models import Card
+
+        size = Card.objects.count()
+        print(table([{"size": size, **time_pages(size, args.requests)}]))
+        return 0
     if args.child:
         result = child(args.child, args.requests, args.seed, args.recompute)
         print("RESULT " + json.dumps(result), flush=True)
@@ -336,7 +401,11 @@ def main(argv: list[str] | None = None) -> int:
                 break
             results.append(json.loads(found[-1][len("RESULT ") :]))
     finally:
-        cluster.stop()
+        if args.keep:
+            print(f"Kept: DATABASE_URL={cluster.url('scale_<size>')}")
+            print(f"Stop it with: pg_ctl -D {cluster.tmp}/data -m immediate stop")
+        else:
+            cluster.stop()
     if results:
         text = table(results) + (
             f"\n\n{args.requests} requests per page and size (with 100 or fewer, p99 is the slowest), "

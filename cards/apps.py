@@ -28,6 +28,8 @@ class CardsConfig(AppConfig):
     verbose_name = _("Cards")
 
     def ready(self) -> None:
-        from . import signals  # noqa: F401  (connects the receivers)
+        from . import lookups, signals  # noqa: F401  (signals connects the receivers)
+
+        lookups.register()
 
         post_migrate.connect(_ensure_search_index, sender=self, dispatch_uid="cards.search_index")

@@ -93,22 +93,29 @@ def _compare(column: str, op: str, value: object) -> Q:
     return Q(**{f"{column}__{_LOOKUP[op]}": value})
 
 
+_NOTHING = Q(pk__in=[])
+
+
 def _cards_equipping(attributes: object, slots: tuple[str, ...] = SLOT_FIELDS) -> Q:
     """Cards equipping one of ``attributes`` (a subquery of attribute ids) in ``slots``.
 
-    One branch per slot, each answered by that slot's foreign-key index and joined as a
-    UNION of card ids: "id IN (…)" makes the database look the cards up by id instead of
-    reading every card to test four conditions.
+    SQLite: one branch per slot, each answered by that slot's foreign-key index and joined
+    as a UNION of card ids: "id IN (…)" makes it look the cards up by id instead of reading
+    every card to test four conditions. PostgreSQL: ``slot_id = ANY(ARRAY(…))`` per slot
+    (``cards.lookups``), which it can test while walking a sort's index or answer through
+    the slots' indexes, whichever is cheaper.
     """
+    if _vendor() == "postgresql":
+        found = Q()
+        for slot in slots:
+            found |= Q(**{f"{slot}__any_of": attributes})
+        return found
     branches = [
         Card.objects.order_by().filter(**{f"{slot}_id__in": attributes}).values("id")
         for slot in slots
     ]
     ids = branches[0].union(*branches[1:]) if len(branches) > 1 else branches[0]
     return Q(id__in=ids)
-
-
-_NOTHING = Q(pk__in=[])
 
 
 def _attribute_words(texts: search_index.Alternatives, slots: tuple[str, ...] = SLOT_FIELDS) -> Q:
@@ -120,6 +127,11 @@ def _attribute_words(texts: search_index.Alternatives, slots: tuple[str, ...] = 
 
 
 def _name_words(texts: search_index.Alternatives) -> Q:
+    """Cards whose name has one of ``texts``' words: on PostgreSQL said of the row itself
+    (``cards.lookups``), on SQLite through the FTS5 table's row ids."""
+    if _vendor() == "postgresql":
+        query = search_index.ts_any(texts)
+        return _NOTHING if query is None else Q(name__words=query)
     found = search_index.card_ids_sql(texts, _vendor())
     return _NOTHING if found is None else Q(id__in=RawSQL(*found))
 
@@ -251,6 +263,21 @@ def words_condition(words: Sequence[Word]) -> Q:
     return condition
 
 
+def _equality(node: Node) -> tuple[str, object] | None:
+    """(column, value) when ``node`` is "this column equals this value" of the card row.
+
+    Side by side under an ``or`` they become one ``column IN (…)``, which an index can
+    start from (``r:epic or r:legendary`` walks only those two rarities of the list's
+    index, where two ORed equalities made PostgreSQL read every card's row)."""
+    if not isinstance(node, Term) or node.op != "=" or node.value is None:
+        return None
+    if node.field == "rarity":
+        return "rarity_rank", RARITY_RANK[str(node.value)]
+    if node.field in _COLUMNS:  # term_condition compares these columns as they are
+        return _COLUMNS[node.field], node.value
+    return None
+
+
 def condition(node: Node | None) -> Q:
     """The whole tree as one condition (an empty query: every card).
 
@@ -267,8 +294,21 @@ def condition(node: Node | None) -> Q:
         return ~condition(node.child)
     if isinstance(node, Or):
         words = [child for child in node.children if isinstance(child, Word)]
-        rest = [condition(child) for child in node.children if not isinstance(child, Word)]
-        parts = ([words_condition(words)] if words else []) + rest
+        equal: dict[str, list[object]] = {}
+        rest = []
+        for child in node.children:
+            if isinstance(child, Word):
+                continue
+            column_value = _equality(child)
+            if column_value is None:
+                rest.append(condition(child))
+            else:
+                equal.setdefault(column_value[0], []).append(column_value[1])
+        parts = (
+            ([words_condition(words)] if words else [])
+            + [Q(**{f"{column}__in": values}) for column, values in equal.items()]
+            + rest
+        )
         combined = parts[0]
         for part in parts[1:]:
             combined |= part

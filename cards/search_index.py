@@ -40,6 +40,7 @@ __all__ = [
     "card_ids_sql",
     "ensure",
     "fts_phrase",
+    "ts_any",
     "ts_query",
 ]
 
@@ -164,14 +165,20 @@ def _match(index: str, table: str, texts: Alternatives, vendor: str) -> tuple[st
         if not parts:
             return None
         return f"SELECT rowid FROM {index} WHERE {index} MATCH %s", [" OR ".join(parts)]
-    queries = [q for q in (ts_query(text, phrase) for text, phrase in texts) if q is not None]
-    if not queries:
+    query = ts_any(texts)
+    if query is None:
         return None
     return (
         f"SELECT id FROM {table} WHERE to_tsvector('simple'::regconfig, COALESCE(name, '')) "
         "@@ to_tsquery('simple'::regconfig, %s)",
-        [" | ".join(f"({q})" for q in queries)],
+        [query],
     )
+
+
+def ts_any(texts: Alternatives) -> str | None:
+    """One PostgreSQL tsquery matching any of ``texts``, or None when none has a word."""
+    queries = [q for q in (ts_query(text, phrase) for text, phrase in texts) if q is not None]
+    return " | ".join(f"({q})" for q in queries) if queries else None
 
 
 def card_ids_sql(texts: Alternatives, vendor: str) -> tuple[str, list] | None:

@@ -48,6 +48,7 @@ versions a value depends on is named where it is kept (``depends_on``), never gu
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import secrets
 import threading
@@ -58,7 +59,17 @@ from typing import Any, TypeVar, cast
 
 from django.utils.autoreload import file_changed
 
-__all__ = ["MEMO_NAMES", "Kept", "cached", "clear", "fragment_key", "memo", "shared", "table"]
+__all__ = [
+    "MEMO_NAMES",
+    "Kept",
+    "cached",
+    "clear",
+    "fragment_key",
+    "keep_out_of_gc",
+    "memo",
+    "shared",
+    "table",
+]
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -146,6 +157,18 @@ def memo(name: str, depends_on: tuple[str, ...], build: Callable[[], V]) -> V:
         while len(_memos) > MEMO_NAMES:
             _memos.popitem(last=False)
     return value
+
+
+def keep_out_of_gc() -> None:
+    """Leave every object alive now out of the garbage collector's passes (``gc.freeze``):
+    for a process's long-lived values, such as the code once loaded (``config/wsgi.py``)
+    or the attribute catalogue of a large collection. A full pass walks every object the
+    collector tracks; with a million cards' 280,000 attributes kept, each one paused a
+    request for 80–190 ms. Kept values are still freed when nothing refers to them (a new
+    collection version); only garbage in cycles at this moment stays (the young
+    generations are collected first to keep that small)."""
+    gc.collect(1)
+    gc.freeze()
 
 
 def table(name: str, depends_on: tuple[str, ...], size: int) -> Kept:

@@ -13,9 +13,9 @@ from django.utils.translation import get_language
 from cards.models import Attribute, Card
 from cards.query import SLOT_FIELDS
 from cards.specs import attribute_spec, card_spec, combo_specs
-from core.memo import memo
+from core.memo import keep_out_of_gc, memo
 from core.prepared import Prepared
-from engine.types import CardSpec, ComboSpec
+from engine.types import CardSpec, ComboSpec, Slot
 
 from .whatif import Catalogue
 
@@ -108,9 +108,17 @@ def one_card_spec(token: int) -> CardSpec:
     return card_spec(token, combos=combos())
 
 
+#: A catalogue of at least this many attributes is left out of the garbage collector's
+#: passes once loaded (``core.memo.keep_out_of_gc``).
+LARGE_CATALOGUE = 10_000
+
+
 def _load_catalogue() -> Catalogue:
     rows = Attribute.objects.order_by().values_list("slot", "name", "supply", "kind")
-    return Catalogue(attribute_spec(*row) for row in rows.iterator(chunk_size=5000))
+    catalogue = Catalogue(attribute_spec(*row) for row in rows.iterator(chunk_size=5000))
+    if sum(catalogue.count(slot) for slot in Slot) >= LARGE_CATALOGUE:
+        keep_out_of_gc()
+    return catalogue
 
 
 # Supply buckets for the statistics page: (upper bound inclusive or None, label).

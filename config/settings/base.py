@@ -109,8 +109,14 @@ def database(url: str | None = None, *, conn_max_age: int = 0, **entry: object) 
         entry["OPTIONS"] = {**SQLITE_OPTIONS, **dict(entry.get("OPTIONS") or {})}
     elif "postgresql" in str(entry.get("ENGINE", "")):
         # A server that does not answer fails the connection (a 503 page, /healthz's 503)
-        # within seconds instead of hanging the worker.
-        entry["OPTIONS"] = {"connect_timeout": 5, **dict(entry.get("OPTIONS") or {})}
+        # within seconds instead of hanging the worker. No JIT: at a million cards the
+        # planner's costs pass its threshold, and compiling (≈ 30 ms) costs more than the
+        # page's whole query.
+        entry["OPTIONS"] = {
+            "connect_timeout": 5,
+            "options": "-c jit=off",
+            **dict(entry.get("OPTIONS") or {}),
+        }
     return entry
 
 

@@ -66,3 +66,34 @@ def test_a_cursor_page_of_every_sort_seeks_into_its_index(sort):
         assert "SEARCH" in plan, plan  # a range on the index's first column, not a scan
     else:
         assert "Index Cond" in plan, plan
+
+
+@pytest.mark.django_db
+def test_equal_values_of_one_column_side_by_side_under_or_start_from_the_index():
+    """``r:epic or r:legendary`` is one ``IN``, which the list's index can start from
+    (two ORed equalities made PostgreSQL read every card's row at a million cards)."""
+    found = search_cards("(r:epic or r:legendary) nrg<=3 or role:tank or role:support")
+    sql = str(found.query)
+    assert '"rarity_rank" IN (3, 4)' in sql, sql
+    assert '"role" IN (' in sql, sql
+    page = search_cards("(r:epic or r:legendary) atk>=7").values_list("pk", "token")[:50]
+    plan = _plan(page)
+    print(plan)
+    _assert_ordered_by_an_index(plan)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ["velcro", "velcro or tambourine", "head:hood -velcro", "is:god"])
+def test_a_word_is_tested_on_the_row_while_the_sort_index_is_walked(text):
+    """On PostgreSQL a word, an attribute and a kind are said of the card row itself
+    (``cards.lookups``): no ``id IN (SELECT …)``, whose hashed subplan read every match
+    before the page's first card; on SQLite the ``IN`` shapes stay (its planner reads
+    them through the indexes)."""
+    page = search_cards(text).values_list("pk", "token")[:50]
+    plan = _plan(page)
+    print(text, plan)
+    if connection.vendor == "postgresql":
+        assert "SubPlan" not in plan, plan
+        sql = str(page.query)
+        assert "= ANY(ARRAY(" in sql or "to_tsvector" in sql, sql
+        _assert_ordered_by_an_index(plan)
