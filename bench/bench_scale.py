@@ -222,6 +222,9 @@ def time_pages(size: int, requests: int) -> dict:
     from django.db import connection
     from django.test import Client
 
+    from core.memo import keep_out_of_gc
+
+    keep_out_of_gc()  # what config/wsgi.py does once a server's process has loaded the site
     with connection.cursor() as cursor:
         cursor.execute("SELECT token FROM cards_card ORDER BY token")
         tokens = [t for (t,) in cursor.fetchall()]
