@@ -307,3 +307,4 @@ first_url  # unused variable (explorer/presenters/lists.py: the card list templa
 cursor_page  # unused variable (explorer/presenters/lists.py: the card list template reads it)
 bulk_file_task  # unused function (explorer/tasks.py: enqueued by a worker's schedule, tested)
 cards_over  # unused variable (codex_site/presenters.py: the search template reads it)
+lookup_name  # unused variable (cards/lookups.py: Django reads a lookup's name when it is registered)
