@@ -113,7 +113,9 @@ def recompute_cards(
     the stored values, and one executemany UPDATE per 2,000 changed rows; then
     ``progress(checked, total)`` when given (a task's progress, ``cards.tasks``). With
     ``processes`` > 1 each batch is derived in that many forked processes (the engine is
-    pure; only this process touches the database).
+    pure; only this process touches the database). A recompute of every card that changed
+    some ends with ``analyze_collection()`` (its values' statistics moved, and the word
+    index's pending list holds every rewritten row).
     """
     if cards is not None and not isinstance(cards, QuerySet):
         ids = list(cards)
@@ -155,6 +157,8 @@ def recompute_cards(
                 changed += len(updates)
                 if progress is not None:
                     progress(checked, total)
+            if cards is None and changed:  # every card derived again (a rules change)
+                analyze_collection()
             collection_changed()
     finally:
         if pool is not None:
