@@ -31,6 +31,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Upper
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -149,6 +150,10 @@ class Attribute(models.Model):
             models.Index(fields=["slot", "supply"], name="cards_attr_slot_supply_idx"),
             models.Index(fields=["supply"], name="cards_attr_supply_idx"),
             models.Index(fields=["kind", "slot"], name="cards_attr_kind_slot_idx"),
+            # An exact name (``attr="Minty Parka"``, ``owns="…"``: ``name__iexact``, which
+            # PostgreSQL compares as UPPER(name)): without it, a million cards' 280,000
+            # attributes were read, and the cards with them, for each slot (630 ms → 2 ms).
+            models.Index(Upper("name"), name="cards_attr_upper_name_idx"),
         ]
 
     def __str__(self) -> str:

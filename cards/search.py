@@ -96,16 +96,21 @@ def _compare(column: str, op: str, value: object) -> Q:
 _NOTHING = Q(pk__in=[])
 
 
-def _cards_equipping(attributes: object, slots: tuple[str, ...] = SLOT_FIELDS) -> Q:
+def _cards_equipping(
+    attributes: object, slots: tuple[str, ...] = SLOT_FIELDS, *, on_row: bool = False
+) -> Q:
     """Cards equipping one of ``attributes`` (a subquery of attribute ids) in ``slots``.
 
-    SQLite: one branch per slot, each answered by that slot's foreign-key index and joined
-    as a UNION of card ids: "id IN (…)" makes it look the cards up by id instead of reading
-    every card to test four conditions. PostgreSQL: ``slot_id = ANY(ARRAY(…))`` per slot
-    (``cards.lookups``), which it can test while walking a sort's index or answer through
-    the slots' indexes, whichever is cheaper.
+    One branch per slot, each answered by that slot's foreign-key index and joined as a
+    UNION of card ids: "id IN (…)" makes the database look the cards up by id instead of
+    reading every card to test four conditions (``is:god``: 28 of a million cards in 3 ms).
+
+    ``on_row`` (a word's attributes, ORed with the card's name): on PostgreSQL, said of
+    the row itself, ``slot_id = ANY(ARRAY(…))`` per slot (``cards.lookups``). Under an OR
+    the UNION became a hashed subplan that read every match first; this the planner can
+    test while walking a sort's index, or answer through the slots' indexes.
     """
-    if _vendor() == "postgresql":
+    if on_row and _vendor() == "postgresql":
         found = Q()
         for slot in slots:
             found |= Q(**{f"{slot}__any_of": attributes})
@@ -123,7 +128,7 @@ def _attribute_words(texts: search_index.Alternatives, slots: tuple[str, ...] = 
     found = search_index.attribute_ids_sql(texts, _vendor())
     if found is None:
         return _NOTHING
-    return _cards_equipping(RawSQL(*found), slots)
+    return _cards_equipping(RawSQL(*found), slots, on_row=True)
 
 
 def _name_words(texts: search_index.Alternatives) -> Q:
