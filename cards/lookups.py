@@ -11,7 +11,10 @@ and each one still has an index for a rare word (the planner ORs their bitmaps):
 * ``<slot>__any_of``: ``slot_id = ANY(ARRAY(subquery))``, answered by the slot's
   foreign-key index when the attributes are few.
 
-SQLite keeps the ``IN`` shapes (its planner reads them through the indexes).
+Only a word uses them (``cards.search``): a kind, an exact name or a supply alone is a
+UNION of slot look-ups, which PostgreSQL answers well at the top of a query (the array's
+size is unknown when the plan is made, so ``is:god`` would walk the whole list). SQLite
+keeps the ``IN`` shapes everywhere (its planner reads them through the indexes).
 """
 
 from __future__ import annotations
