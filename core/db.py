@@ -6,8 +6,7 @@ has no statistics until autovacuum gets to it, and a query planned in that windo
 join the attribute table with itself before filtering: the CI's PostgreSQL pass once
 waited minutes on a booster pool's cards, 80 cards and 436 attributes. ``analyze`` asks
 for the sample at once, inside the writer's transaction (PostgreSQL allows it there).
-SQLite is left alone: there ``ANALYZE`` made some of the card searches slower
-(docs/PERFORMANCE.md, "Tried and not kept").
+SQLite is left alone: there ``ANALYZE`` made some of the card searches slower.
 
 A GIN index (the card and attribute names' word index, ``cards.search_index``) takes rows
 inserted in bulk into a *pending list* (up to 4 MB) that every search then reads through
