@@ -233,27 +233,24 @@ def search_budget(milliseconds: int | None = None) -> Iterator[None]:
     budget = SEARCH_BUDGET_MS if milliseconds is None else milliseconds
     connection = connections[router.db_for_read(Card)]
     connection.ensure_connection()
+    raw = connection.connection
     if connection.vendor == "sqlite":
         deadline = time.monotonic() + budget / 1000
-        raw = connection.connection
         raw.set_progress_handler(lambda: int(time.monotonic() > deadline), 1000)
-        try:
-            yield
-        except OperationalError as error:
-            if _interrupted(error):
-                raise SearchTooBroad from error
-            raise
-        finally:
+
+        def stop() -> None:
             raw.set_progress_handler(None, 0)
-        return
-    if connection.vendor != "postgresql":
+
+    elif connection.vendor == "postgresql":
+        # A timer cancels the running statement (psycopg's cancel, from another thread):
+        # no query of its own, no transaction; a statement that ends first is not touched.
+        timer = threading.Timer(max(budget, 1) / 1000, raw.cancel)
+        timer.daemon = True
+        timer.start()
+        stop = timer.cancel
+    else:
         yield
         return
-    # A timer cancels the running statement (psycopg's cancel, from another thread): no
-    # query of its own, no transaction; a statement that ends first is not touched.
-    timer = threading.Timer(max(budget, 1) / 1000, connection.connection.cancel)
-    timer.daemon = True
-    timer.start()
     try:
         yield
     except OperationalError as error:
@@ -261,4 +258,4 @@ def search_budget(milliseconds: int | None = None) -> Iterator[None]:
             raise SearchTooBroad from error
         raise
     finally:
-        timer.cancel()
+        stop()

@@ -47,3 +47,16 @@ def catalogue(db):
         "nebula": attr("background", "Oracle Nebula", 1, "god"),
         "meadow": attr("background", "Meadow", 900),
     }
+
+
+@pytest.fixture
+def legend(catalogue):
+    """Three equipped slots at supply ≤ 3: Legendary by the supply count rule."""
+    return make_card(
+        42,
+        head=catalogue["crown"],
+        body=catalogue["armor"],
+        paw=catalogue["axe"],
+        background=catalogue["sky"],
+        getgems_rank=300,
+    )

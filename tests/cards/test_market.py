@@ -12,24 +12,9 @@ from django.core.management.base import CommandError
 from cards.market import EPOCH, MarketImportError, import_market
 from cards.models import Attribute, Card, CardChange, RankRecord, SupplyRecord
 
-from .conftest import make_card
-
 TODAY = datetime.date.today()
 DAY = (TODAY - datetime.timedelta(days=3)).isoformat()
 LATER = (TODAY - datetime.timedelta(days=1)).isoformat()
-
-
-@pytest.fixture
-def legend(catalogue):
-    """Three equipped slots at supply ≤ 3: Legendary by the supply count rule."""
-    return make_card(
-        42,
-        head=catalogue["crown"],
-        body=catalogue["armor"],
-        paw=catalogue["axe"],
-        background=catalogue["sky"],
-        getgems_rank=300,
-    )
 
 
 def _json(rows) -> str:

@@ -23,8 +23,6 @@ from cards.models import Attribute, Card, CardChange, RankRecord, SupplyRecord
 from cards.tasks import market_import_task
 from core import jobs
 
-from .conftest import make_card
-
 TODAY = datetime.date.today()
 DAY = (TODAY - datetime.timedelta(days=3)).isoformat()
 LATER = (TODAY - datetime.timedelta(days=1)).isoformat()
@@ -38,19 +36,6 @@ GOOD = [
 @pytest.fixture(autouse=True)
 def no_retry_wait(monkeypatch):
     monkeypatch.setattr(jobs, "RETRY_DELAY", 0)
-
-
-@pytest.fixture
-def legend(catalogue):
-    """Three equipped slots at supply ≤ 3: Legendary by the supply count rule."""
-    return make_card(
-        42,
-        head=catalogue["crown"],
-        body=catalogue["armor"],
-        paw=catalogue["axe"],
-        background=catalogue["sky"],
-        getgems_rank=300,
-    )
 
 
 @pytest.fixture
